@@ -1,0 +1,67 @@
+package io.dataloc.core.model;
+
+/**
+ * The three-level cost of running one task, in scaled units ({@link Units}).
+ *
+ * <p>A node-local task costs {@code local}. A task that is not node-local costs its level's base
+ * ({@code rack} or {@code remote}) plus congestion {@code remotePerRemoteTask · r}, where {@code r}
+ * counts every task of the assignment that is not node-local (rack-local tasks cross the network
+ * too, so they both add to and pay for congestion). With {@code remotePerRemoteTask = 0} the costs
+ * are the uniform model of Fischer et al. and LABL; BAR's example {@code C_rem(r) = 1 + 0.1·r} is
+ * {@code remote = 1, remotePerRemoteTask = 0.1}.
+ *
+ * <p>Invariants (checked by {@link #of}): all values ≥ 0, {@code local > 0},
+ * {@code local ≤ rack ≤ remote}.
+ */
+public record CostModel(long local, long rack, long remote, long remotePerRemoteTask) {
+
+  public CostModel {
+    if (local <= 0) {
+      throw new IllegalArgumentException("cost.local must be > 0, got " + Units.format(local));
+    }
+    if (rack < 0 || remote < 0 || remotePerRemoteTask < 0) {
+      throw new IllegalArgumentException("costs must not be negative");
+    }
+    if (rack < local) {
+      throw new IllegalArgumentException(
+          "cost.rack (" + Units.format(rack) + ") must be >= cost.local (" + Units.format(local) + ")");
+    }
+    if (remote < rack) {
+      throw new IllegalArgumentException(
+          "cost.remote (" + Units.format(remote) + ") must be >= cost.rack (" + Units.format(rack) + ")");
+    }
+  }
+
+  /** Validating factory; same checks as the constructor. */
+  public static CostModel of(long local, long rack, long remote, long remotePerRemoteTask) {
+    return new CostModel(local, rack, remote, remotePerRemoteTask);
+  }
+
+  /** Uniform two-level costs in whole units: rack-local costs as much as remote. */
+  public static CostModel uniform(long localUnits, long remoteUnits) {
+    return new CostModel(Units.of(localUnits), Units.of(remoteUnits), Units.of(remoteUnits), 0);
+  }
+
+  /** The cost of a task at {@code level} when {@code nonLocal} tasks in total are not node-local. */
+  public long cost(Level level, long nonLocal) {
+    return switch (level) {
+      case LOCAL -> local;
+      case RACK -> rack + remotePerRemoteTask * nonLocal;
+      case REMOTE -> remote + remotePerRemoteTask * nonLocal;
+    };
+  }
+
+  /** {@code w_rem(r)}. */
+  public long remoteCost(long nonLocal) {
+    return remote + remotePerRemoteTask * nonLocal;
+  }
+
+  /** {@code w_rack(r)}. */
+  public long rackCost(long nonLocal) {
+    return rack + remotePerRemoteTask * nonLocal;
+  }
+
+  public boolean uniform() {
+    return remotePerRemoteTask == 0;
+  }
+}

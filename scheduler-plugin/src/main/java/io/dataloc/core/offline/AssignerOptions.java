@@ -1,0 +1,49 @@
+package io.dataloc.core.offline;
+
+/**
+ * Typed settings shared by the assigners, validated once here.
+ *
+ * @param seed breaks ties where an algorithm leaves a choice open
+ * @param lablThreshold when LABL's Phase II (remote placements) runs: {@code -1} = always (Thm 1),
+ *     {@code k ≥ 0} = while {@code l ≤ l** + k·w_loc}; {@code 0} is "first iteration only" (Thm 2)
+ * @param songWeights weights {@code (c, d, n)} of Song et al.'s cost {@code c·CPU + d·Disk + n·Net}
+ *     for the {@code hungarian} assigner, or null for the plain locality cost
+ * @param exactMaxTasks the largest job {@code exact} accepts
+ */
+public record AssignerOptions(long seed, int lablThreshold, SongWeights songWeights, int exactMaxTasks) {
+  public static final int LABL_ALWAYS = -1;
+
+  public AssignerOptions {
+    if (lablThreshold < LABL_ALWAYS) {
+      throw new IllegalArgumentException("labl threshold must be 'always' or >= 0, got " + lablThreshold);
+    }
+    if (exactMaxTasks < 1 || exactMaxTasks > 20) {
+      throw new IllegalArgumentException("exact max tasks must be in 1..20, got " + exactMaxTasks);
+    }
+  }
+
+  public static AssignerOptions defaults() {
+    return new AssignerOptions(1L, 0, null, 14);
+  }
+
+  public AssignerOptions withSeed(long s) {
+    return new AssignerOptions(s, lablThreshold, songWeights, exactMaxTasks);
+  }
+
+  public AssignerOptions withLablThreshold(int t) {
+    return new AssignerOptions(seed, t, songWeights, exactMaxTasks);
+  }
+
+  public AssignerOptions withSongWeights(SongWeights w) {
+    return new AssignerOptions(seed, lablThreshold, w, exactMaxTasks);
+  }
+
+  /** Non-negative weights of CPU, disk and network in Song et al.'s task cost. */
+  public record SongWeights(long cpu, long disk, long net) {
+    public SongWeights {
+      if (cpu < 0 || disk < 0 || net < 0) {
+        throw new IllegalArgumentException("song weights must be >= 0");
+      }
+    }
+  }
+}

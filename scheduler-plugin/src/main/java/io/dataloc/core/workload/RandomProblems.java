@@ -1,0 +1,92 @@
+package io.dataloc.core.workload;
+
+import io.dataloc.core.model.Cluster;
+import io.dataloc.core.model.CostModel;
+import io.dataloc.core.model.PlacementGraph;
+import io.dataloc.core.model.Problem;
+import io.dataloc.core.model.Units;
+import java.util.SplittableRandom;
+
+/**
+ * Seeded random problems in the papers' style: {@code |ρ(t)|} uniform in
+ * {@code [minReplicas, maxReplicas]} distinct hosts chosen uniformly, initial loads uniform
+ * integers in {@code [0, maxInitialLoad]} work units (LABL: 1–4 replicas, loads 0–5). One source
+ * shared by the tests, the simulator and the benchmarks, so they all measure the same workload.
+ */
+public final class RandomProblems {
+  private RandomProblems() {}
+
+  /**
+   * What to generate.
+   *
+   * @param hosts number of hosts (one slot each)
+   * @param tasks number of tasks
+   * @param racks 0 for no racks, else hosts are spread round robin over this many racks
+   * @param dataHosts replicas are drawn from the first {@code dataHosts} hosts only (skew); 0 = all
+   */
+  public record Spec(
+      int hosts, int tasks, int minReplicas, int maxReplicas, int maxInitialLoad, int racks,
+      int dataHosts, CostModel cost) {
+    public Spec {
+      if (hosts < 1 || tasks < 0) {
+        throw new IllegalArgumentException("need hosts >= 1 and tasks >= 0");
+      }
+      int pool = dataHosts == 0 ? hosts : dataHosts;
+      if (minReplicas < 1 || maxReplicas < minReplicas || maxReplicas > pool) {
+        throw new IllegalArgumentException("need 1 <= minReplicas <= maxReplicas <= data hosts");
+      }
+    }
+
+    /** LABL's setup: 1–4 replicas, loads 0–5, w_loc 1, w_rem 3, no racks. */
+    public static Spec labl(int hosts, int tasks) {
+      return new Spec(hosts, tasks, 1, 4, 5, 0, 0, CostModel.uniform(1, 3));
+    }
+
+    public Spec withReplicas(int min, int max) {
+      return new Spec(hosts, tasks, min, max, maxInitialLoad, racks, dataHosts, cost);
+    }
+
+    public Spec withInitialLoad(int max) {
+      return new Spec(hosts, tasks, minReplicas, maxReplicas, max, racks, dataHosts, cost);
+    }
+
+    public Spec withRacks(int r) {
+      return new Spec(hosts, tasks, minReplicas, maxReplicas, maxInitialLoad, r, dataHosts, cost);
+    }
+
+    public Spec withCost(CostModel c) {
+      return new Spec(hosts, tasks, minReplicas, maxReplicas, maxInitialLoad, racks, dataHosts, c);
+    }
+  }
+
+  public static Problem generate(Spec spec, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    Cluster.Builder cb = Cluster.builder();
+    for (int h = 0; h < spec.hosts(); h++) {
+      String rack = spec.racks() > 0 ? "/r" + (h % spec.racks()) : null;
+      long load = spec.maxInitialLoad() > 0 ? Units.of(rnd.nextInt(spec.maxInitialLoad() + 1)) : 0;
+      cb.host("h" + h, rack, 1, load);
+    }
+    Cluster cluster = cb.build();
+    PlacementGraph.Builder gb = PlacementGraph.builder(cluster);
+    int pool = spec.dataHosts() == 0 ? spec.hosts() : spec.dataHosts();
+    int[] pick = new int[spec.maxReplicas()];
+    for (int t = 0; t < spec.tasks(); t++) {
+      int k = spec.minReplicas() + rnd.nextInt(spec.maxReplicas() - spec.minReplicas() + 1);
+      for (int i = 0; i < k; i++) {
+        int h;
+        boolean dup;
+        do {
+          h = rnd.nextInt(pool);
+          dup = false;
+          for (int j = 0; j < i; j++) {
+            dup |= pick[j] == h;
+          }
+        } while (dup);
+        pick[i] = h;
+      }
+      gb.task("t" + t, java.util.Arrays.copyOf(pick, k));
+    }
+    return Problem.of(cluster, gb.build(), spec.cost());
+  }
+}
