@@ -31,6 +31,9 @@ public final class RandomProblems {
       if (hosts < 1 || tasks < 0) {
         throw new IllegalArgumentException("need hosts >= 1 and tasks >= 0");
       }
+      if (dataHosts < 0 || dataHosts > hosts) {
+        throw new IllegalArgumentException("dataHosts must be in 0.." + hosts);
+      }
       int pool = dataHosts == 0 ? hosts : dataHosts;
       if (minReplicas < 1 || maxReplicas < minReplicas || maxReplicas > pool) {
         throw new IllegalArgumentException("need 1 <= minReplicas <= maxReplicas <= data hosts");
