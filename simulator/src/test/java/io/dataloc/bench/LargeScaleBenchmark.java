@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 1)
 public class LargeScaleBenchmark {
-  @Param({"round-robin", "flow", "bar", "labl", "jgrapht-flow"})
+  @Param({"round-robin", "flow", "bar", "labl", "jgrapht-flow", "jgrapht-flow-ek"})
   public String algorithm;
 
   private Problem problem;
@@ -42,7 +42,8 @@ public class LargeScaleBenchmark {
   @Setup
   public void setup() {
     problem = RandomProblems.generate(new Spec(10_000, 100_000, 3, 3, 5, 0, 0, CostModel.uniform(1, 3)), 1);
-    assigner = algorithm.equals("jgrapht-flow") ? new ReferenceMaxCoverBalAssign()
+    assigner = algorithm.startsWith("jgrapht-flow")
+        ? new ReferenceMaxCoverBalAssign(algorithm.endsWith("-ek"))
         : Assigners.create(algorithm, AssignerOptions.defaults());
   }
 

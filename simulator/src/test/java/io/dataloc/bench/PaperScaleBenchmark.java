@@ -30,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class PaperScaleBenchmark {
-  @Param({"round-robin", "flow", "bar", "labl", "labl:+1", "hungarian", "jgrapht-flow"})
+  @Param({"round-robin", "flow", "bar", "labl", "labl:+1", "hungarian", "jgrapht-flow", "jgrapht-flow-ek"})
   public String algorithm;
 
   private Problem problem;
@@ -39,7 +39,8 @@ public class PaperScaleBenchmark {
   @Setup
   public void setup() {
     problem = RandomProblems.generate(RandomProblems.Spec.labl(2000, 3500), 1);
-    assigner = algorithm.equals("jgrapht-flow") ? new ReferenceMaxCoverBalAssign()
+    assigner = algorithm.startsWith("jgrapht-flow")
+        ? new ReferenceMaxCoverBalAssign(algorithm.endsWith("-ek"))
         : Assigners.create(algorithm, AssignerOptions.defaults());
   }
 

@@ -6,6 +6,7 @@ import io.dataloc.core.model.Problem;
 import io.dataloc.core.offline.Assigner;
 import java.util.Arrays;
 import java.util.PriorityQueue;
+import org.jgrapht.alg.flow.EdmondsKarpMFImpl;
 import org.jgrapht.alg.flow.PushRelabelMFImpl;
 import org.jgrapht.alg.interfaces.MaximumFlowAlgorithm;
 import org.jgrapht.graph.DefaultWeightedEdge;
@@ -19,13 +20,29 @@ import org.jgrapht.graph.SimpleDirectedWeightedGraph;
  * threshold rule and stopping rule as ours, so the two differ only in how the max cover is found.
  */
 public final class ReferenceMaxCoverBalAssign implements Assigner {
+  private final boolean edmondsKarp;
+
+  /** With JGraphT's push-relabel max flow (the faster of its two general solvers here). */
+  public ReferenceMaxCoverBalAssign() {
+    this(false);
+  }
+
+  /** @param edmondsKarp use JGraphT's Edmonds–Karp instead of push-relabel */
+  public ReferenceMaxCoverBalAssign(boolean edmondsKarp) {
+    this.edmondsKarp = edmondsKarp;
+  }
+
   @Override
   public String name() {
-    return "jgrapht-flow";
+    return edmondsKarp ? "jgrapht-flow-ek" : "jgrapht-flow";
   }
 
   /** The size of a maximum cover at threshold {@code level} (for cross-checking). */
   public static int maxCover(Problem p, long level, int[] serverOfOut) {
+    return maxCover(p, level, serverOfOut, false);
+  }
+
+  static int maxCover(Problem p, long level, int[] serverOfOut, boolean edmondsKarp) {
     int m = p.tasks();
     int n = p.servers();
     int source = m + n;
@@ -47,8 +64,9 @@ public final class ReferenceMaxCoverBalAssign implements Assigner {
       long cap = room > 0 ? room / p.cost().local() : 0;
       g.setEdgeWeight(g.addEdge(m + s, sink), cap);
     }
-    MaximumFlowAlgorithm.MaximumFlow<DefaultWeightedEdge> flow =
-        new PushRelabelMFImpl<>(g).getMaximumFlow(source, sink);
+    MaximumFlowAlgorithm<Integer, DefaultWeightedEdge> solver =
+        edmondsKarp ? new EdmondsKarpMFImpl<>(g) : new PushRelabelMFImpl<>(g);
+    MaximumFlowAlgorithm.MaximumFlow<DefaultWeightedEdge> flow = solver.getMaximumFlow(source, sink);
     Arrays.fill(serverOfOut, -1);
     for (int t = 0; t < m; t++) {
       for (int e = p.replicaStart(t); e < p.replicaEnd(t); e++) {
@@ -75,7 +93,7 @@ public final class ReferenceMaxCoverBalAssign implements Assigner {
     long bestMakespan = Long.MAX_VALUE;
     int[] serverOf = new int[m];
     for (long level = minPhi + wLoc; level <= maxPhi + wLoc * (m + 1L); level += wLoc) {
-      int covered = maxCover(p, level, serverOf);
+      int covered = maxCover(p, level, serverOf, edmondsKarp);
       int[] done = balAssign(p, serverOf, m - covered);
       long makespan = Evaluation.of(p, Assignment.of(p, done), 0).makespan();
       if (makespan < bestMakespan) {

@@ -20,6 +20,9 @@ import java.util.Arrays;
  *       no racks and no congestion. Both conditions are monotone in {@code l}, so a binary search
  *       over scaled values finds the exact least {@code l}.
  * </ul>
+ *
+ * <p>Every bound is then rounded up to the {@link #lattice} of the data: with integer loads and
+ * costs, to whole units, as in the papers.
  */
 public record LowerBounds(long maxInitial, long slot, long lStar, long lStarStar) {
 
@@ -51,8 +54,35 @@ public record LowerBounds(long maxInitial, long slot, long lStar, long lStarStar
         lo = mid + 1;
       }
     }
-    long slot = lo;
-    return new LowerBounds(maxPhi, slot, lStar, lStarStar(p, maxPhi));
+    long g = lattice(p);
+    return new LowerBounds(maxPhi, roundUp(lo, g), roundUp(lStar, g), roundUp(lStarStar(p, maxPhi), g));
+  }
+
+  /**
+   * The grid every load lies on: the gcd of the initial loads and the cost parameters. Every
+   * makespan is a multiple of it, so a bound rounded up to it is still a bound (with integer
+   * data, the whole units of the papers).
+   */
+  public static long lattice(Problem p) {
+    CostModel c = p.cost();
+    long g = gcd(gcd(c.local(), c.rack()), gcd(c.remote(), c.remotePerRemoteTask()));
+    for (int s = 0; s < p.servers() && g > 1; s++) {
+      g = gcd(g, p.initialLoad(s));
+    }
+    return g;
+  }
+
+  private static long gcd(long a, long b) {
+    while (b != 0) {
+      long t = a % b;
+      a = b;
+      b = t;
+    }
+    return a;
+  }
+
+  private static long roundUp(long x, long g) {
+    return (x + g - 1) / g * g;
   }
 
   private static long slotCapacity(Problem p, long l) {

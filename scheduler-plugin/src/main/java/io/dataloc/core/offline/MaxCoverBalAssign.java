@@ -103,13 +103,12 @@ public final class MaxCoverBalAssign implements Assigner {
       int unassigned = m - bm.matched();
       long cRack = p.cost().rackCost(unassigned);
       long cRem = p.cost().remoteCost(unassigned);
-      heap.clear();
       cursor.reset();
       for (int s = 0; s < n; s++) {
         localLoad[s] = p.initialLoad(s) + wLoc * bm.count(s);
         nonLocal[s] = 0;
-        heap.push(s, localLoad[s]);
       }
+      heap.fill(localLoad, n);
       int rackCount = 0;
       int remoteCount = 0;
       int[] rackTasksOnServer = new int[n];

@@ -26,6 +26,22 @@ final class ServerHeap {
     return size;
   }
 
+  /** Replaces the contents with servers {@code 0..n-1} keyed by {@code loads}, in O(n). */
+  void fill(long[] loads, int n) {
+    if (key.length < n) {
+      key = new long[n];
+      id = new int[n];
+    }
+    System.arraycopy(loads, 0, key, 0, n);
+    for (int i = 0; i < n; i++) {
+      id[i] = i;
+    }
+    size = n;
+    for (int i = (n >>> 1) - 1; i >= 0; i--) {
+      siftDown(i, key[i], id[i]);
+    }
+  }
+
   void push(int server, long load) {
     if (size == key.length) {
       key = java.util.Arrays.copyOf(key, size * 2);
@@ -57,7 +73,14 @@ final class ServerHeap {
     int top = id[0];
     long lastKey = key[--size];
     int lastId = id[size];
-    int i = 0;
+    if (size > 0) {
+      siftDown(0, lastKey, lastId);
+    }
+    return top;
+  }
+
+  private void siftDown(int start, long k, int v) {
+    int i = start;
     while (true) {
       int c = 2 * i + 1;
       if (c >= size) {
@@ -66,16 +89,15 @@ final class ServerHeap {
       if (c + 1 < size && less(key[c + 1], id[c + 1], key[c], id[c])) {
         c++;
       }
-      if (!less(key[c], id[c], lastKey, lastId)) {
+      if (!less(key[c], id[c], k, v)) {
         break;
       }
       key[i] = key[c];
       id[i] = id[c];
       i = c;
     }
-    key[i] = lastKey;
-    id[i] = lastId;
-    return top;
+    key[i] = k;
+    id[i] = v;
   }
 
   private static boolean less(long k1, int i1, long k2, int i2) {
