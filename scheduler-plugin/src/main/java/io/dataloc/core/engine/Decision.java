@@ -1,0 +1,15 @@
+package io.dataloc.core.engine;
+
+import io.dataloc.core.model.Level;
+
+/**
+ * Run one task of a job on a host.
+ *
+ * @param jobId the caller's job id
+ * @param taskIndex the task's index within its job (submission order)
+ * @param task the engine's task number
+ * @param host the engine's host index
+ * @param level the locality of the task on that host
+ * @param reason why, for logs and the scheduler page (e.g. "local queue (α·Q=4.0 ≥ γ·Q̄=1.2)")
+ */
+public record Decision(long jobId, int taskIndex, int task, int host, Level level, String reason) {}

@@ -1,0 +1,369 @@
+package io.dataloc.core.engine;
+
+import io.dataloc.core.jobs.JobOrderings;
+import io.dataloc.core.model.Assignment;
+import io.dataloc.core.model.Cluster;
+import io.dataloc.core.model.Evaluation;
+import io.dataloc.core.model.Level;
+import io.dataloc.core.model.PlacementGraph;
+import io.dataloc.core.model.Problem;
+import io.dataloc.core.offline.Assigner;
+import io.dataloc.core.offline.AssignerOptions;
+import io.dataloc.core.offline.Assigners;
+import io.dataloc.core.online.OnlinePolicies;
+import io.dataloc.core.online.OnlinePolicy;
+import io.dataloc.core.online.ServiceRates;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The decision engine shared by the ResourceManager adapter and the simulator: events in (hosts
+ * come and go, jobs and tasks arrive, slots free up, tasks finish), decisions out (run task i of
+ * job J on host h, at a locality level, with a reason). "Plans route, queues serve": a job whose
+ * tasks are known together may be planned by an offline {@link Assigner} against the hosts'
+ * current loads, and its tasks enter the policy's queues where the plan put them; tasks that
+ * arrive one at a time are routed by the online policy; a free slot is served by the policy.
+ *
+ * <p>Deterministic: no wall clock (the caller advances virtual time with {@link #advanceTo}), one
+ * seeded random source, ties by index. Not thread-safe: the adapter calls it under its one lock.
+ */
+public final class DecisionEngine {
+  private final EngineConfig config;
+  private final EngineState state;
+  private final OnlinePolicy policy;
+  private final ServiceRates rates;
+  private final Assigner planner;
+  private final Map<Long, JobState> jobs = new LinkedHashMap<>();
+  private final Map<JobState, List<Integer>> jobTasks = new HashMap<>();
+  private long[] startedAt = new long[64];
+  private int nextJobIndex;
+
+  public DecisionEngine(EngineConfig config) {
+    this.config = config;
+    this.state = new EngineState(config.seed(), JobOrderings.create(config.ordering()));
+    this.policy = OnlinePolicies.create(config.policy(), config.nodeDelay(), config.rackDelay());
+    this.rates = new ServiceRates(config.alpha(), config.beta(), config.gamma(), config.learnSamples());
+    this.planner = config.planner().equals("none") ? null
+        : Assigners.create(config.planner(), AssignerOptions.defaults().withSeed(config.seed()));
+    policy.attach(state, rates);
+  }
+
+  public EngineConfig config() {
+    return config;
+  }
+
+  /** Read-only view for reports, tests and the scheduler page. */
+  public EngineState state() {
+    return state;
+  }
+
+  public OnlinePolicy policy() {
+    return policy;
+  }
+
+  public ServiceRates rates() {
+    return rates;
+  }
+
+  /** Advances virtual time (never backwards). */
+  public void advanceTo(long now) {
+    state.now = Math.max(state.now, now);
+  }
+
+  // ---------------------------------------------------------------- hosts
+
+  /** Adds (or revives) a host; {@code rack} may be null. Returns its index. */
+  public int addHost(String name, String rack, int slots) {
+    if (slots < 0) {
+      throw new IllegalArgumentException("host " + name + ": slots must be >= 0");
+    }
+    int h = state.addHost(name, rack, slots);
+    policy.hostAdded(h);
+    return h;
+  }
+
+  public void setSlots(int host, int slots) {
+    state.setSlots(host, Math.max(0, slots));
+  }
+
+  /**
+   * The host is gone: its queued tasks are routed again and its running tasks become pending
+   * again (the AM will re-run them). Returns how many tasks were re-routed.
+   */
+  public int removeHost(int host) {
+    if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
+      return 0;
+    }
+    state.setAlive(host, false);
+    int moved = 0;
+    for (int t : policy.hostLost(host)) {
+      policy.route(t);
+      moved++;
+    }
+    for (int t = 0; t < state.taskCount(); t++) {
+      if (state.state(t) == TaskState.RUNNING && state.hostOf(t) == host) {
+        JobState j = state.job(t);
+        j.running--;
+        j.pending++;
+        state.stopOn(t);
+        state.requeue(t);
+        policy.route(t);
+        moved++;
+      }
+    }
+    return moved;
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  /** What happened when a job was admitted. */
+  public record Admission(long jobId, int tasks, boolean planned, String planner, Evaluation plan, String note) {}
+
+  /** A job with its tasks routed online (no plan). {@code replicaHosts[i]} are host names. */
+  public Admission submitJob(long jobId, String user, List<List<String>> replicaHosts) {
+    JobState j = newJob(jobId, user);
+    for (List<String> reps : replicaHosts) {
+      policy.route(addTask(j, reps));
+    }
+    return new Admission(jobId, replicaHosts.size(), false, "none", null, "routed online");
+  }
+
+  /**
+   * A job whose tasks arrive together: planned with the configured assigner against the hosts'
+   * current loads, unless there is no planner, the job exceeds the plan size limit, or no host is
+   * alive; then routed online. A failing planner never loses tasks: they are routed online.
+   */
+  public Admission submitPlannedJob(long jobId, String user, List<List<String>> replicaHosts) {
+    if (planner == null) {
+      return submitJob(jobId, user, replicaHosts);
+    }
+    if (replicaHosts.size() > config.maxPlanTasks()) {
+      Admission a = submitJob(jobId, user, replicaHosts);
+      return new Admission(jobId, a.tasks(), false, planner.name(), null,
+          "job has " + replicaHosts.size() + " tasks, above the plan limit " + config.maxPlanTasks());
+    }
+    PlanInput in = planInput(replicaHosts);
+    if (in == null) {
+      Admission a = submitJob(jobId, user, replicaHosts);
+      return new Admission(jobId, a.tasks(), false, planner.name(), null, "no live host to plan on");
+    }
+    Assignment plan;
+    try {
+      plan = planner.assign(in.problem());
+    } catch (RuntimeException e) {
+      Admission a = submitJob(jobId, user, replicaHosts);
+      return new Admission(jobId, a.tasks(), false, planner.name(), null, "planner failed: " + e.getMessage());
+    }
+    return applyPlan(jobId, user, replicaHosts, in, plan);
+  }
+
+  /** The planning problem for a job's tasks against the current cluster (null if no live host). */
+  public PlanInput planInput(List<List<String>> replicaHosts) {
+    int hostCount = state.hostCount();
+    int[] hostOfCluster = new int[hostCount];
+    boolean racks = true;
+    int live = 0;
+    for (int h = 0; h < hostCount; h++) {
+      if (state.alive(h) && state.slots(h) > 0) {
+        racks &= state.rackOf(h) != EngineState.NO_RACK;
+        live++;
+      }
+    }
+    if (live == 0) {
+      return null;
+    }
+    Cluster.Builder cb = Cluster.builder();
+    int[] clusterHost = new int[hostCount];
+    Arrays.fill(clusterHost, -1);
+    int c = 0;
+    long wLoc = config.planCost().local();
+    for (int h = 0; h < hostCount; h++) {
+      if (state.alive(h) && state.slots(h) > 0) {
+        long backlog = (long) state.running(h) + policy.queuedFor(h);
+        long load = backlog * wLoc / state.slots(h);
+        cb.host(state.hostName(h), racks ? state.rackName(state.rackOf(h)) : null, state.slots(h), load);
+        clusterHost[h] = c;
+        hostOfCluster[c++] = h;
+      }
+    }
+    Cluster cluster = cb.build();
+    PlacementGraph.Builder gb = PlacementGraph.builder(cluster);
+    int[] taskOfPlan = new int[replicaHosts.size()];
+    int planned = 0;
+    for (int i = 0; i < replicaHosts.size(); i++) {
+      int[] reps = replicaHosts.get(i).stream().mapToInt(state::hostIndex)
+          .filter(h -> h >= 0 && clusterHost[h] >= 0).map(h -> clusterHost[h]).distinct().toArray();
+      if (reps.length > 0) {
+        gb.task("t" + i, reps);
+        taskOfPlan[planned++] = i;
+      }
+    }
+    Problem p = Problem.of(cluster, gb.build(), config.planCost());
+    return new PlanInput(p, Arrays.copyOf(taskOfPlan, planned), Arrays.copyOf(hostOfCluster, c));
+  }
+
+  /** A planning problem and how its tasks and hosts map back to the job and the engine. */
+  public record PlanInput(Problem problem, int[] jobTaskOfPlanTask, int[] engineHostOfClusterHost) {}
+
+  /**
+   * Admits a job with a plan computed elsewhere (the adapter plans off its lock). Planned tasks
+   * whose host died meanwhile, and tasks the plan did not cover (no live replica), are routed.
+   */
+  public Admission applyPlan(long jobId, String user, List<List<String>> replicaHosts, PlanInput in, Assignment plan) {
+    JobState j = newJob(jobId, user);
+    int[] engineTask = new int[replicaHosts.size()];
+    for (int i = 0; i < replicaHosts.size(); i++) {
+      engineTask[i] = addTask(j, replicaHosts.get(i));
+    }
+    boolean[] done = new boolean[replicaHosts.size()];
+    Problem p = in.problem();
+    for (int pt = 0; pt < p.tasks(); pt++) {
+      int i = in.jobTaskOfPlanTask()[pt];
+      int server = plan.server(pt);
+      int host = in.engineHostOfClusterHost()[p.hostOf(server)];
+      Level level = p.level(pt, server);
+      if (state.alive(host)) {
+        policy.enqueuePlanned(engineTask[i], host, level);
+        done[i] = true;
+      }
+    }
+    for (int i = 0; i < done.length; i++) {
+      if (!done[i]) {
+        policy.route(engineTask[i]);
+      }
+    }
+    return new Admission(jobId, replicaHosts.size(), true, planner == null ? "given" : planner.name(),
+        Evaluation.of(p, plan), "planned " + p.tasks() + " of " + replicaHosts.size() + " tasks");
+  }
+
+  /** Tasks of an existing job arriving one at a time (or a new job's first ones). */
+  public void addTasks(long jobId, String user, List<List<String>> replicaHosts) {
+    JobState j = jobs.get(jobId);
+    if (j == null) {
+      j = newJob(jobId, user);
+    }
+    for (List<String> reps : replicaHosts) {
+      policy.route(addTask(j, reps));
+    }
+  }
+
+  /** The job is gone (finished or killed): its pending tasks are dropped; returns how many. */
+  public int removeJob(long jobId) {
+    JobState j = jobs.remove(jobId);
+    if (j == null) {
+      return 0;
+    }
+    int dropped = 0;
+    for (int t : jobTasks.remove(j)) {
+      if (state.queued(t)) {
+        state.setState(t, TaskState.CANCELLED);
+        policy.removed(t);
+        dropped++;
+      } else if (state.state(t) == TaskState.RUNNING) {
+        state.stopOn(t);
+        state.setState(t, TaskState.CANCELLED);
+      }
+    }
+    state.jobs.remove(j);
+    return dropped;
+  }
+
+  public JobState job(long jobId) {
+    return jobs.get(jobId);
+  }
+
+  public int activeJobs() {
+    return jobs.size();
+  }
+
+  private JobState newJob(long jobId, String user) {
+    if (jobs.containsKey(jobId)) {
+      throw new IllegalArgumentException("job " + jobId + " already submitted");
+    }
+    JobState j = new JobState(nextJobIndex++, jobId, user == null ? "" : user, state.now);
+    jobs.put(jobId, j);
+    jobTasks.put(j, new ArrayList<>());
+    state.jobs.add(j);
+    return j;
+  }
+
+  private int addTask(JobState j, List<String> replicaHosts) {
+    int[] reps = replicaHosts.stream().mapToInt(state::hostIndex).filter(h -> h >= 0).distinct().toArray();
+    List<Integer> list = jobTasks.get(j);
+    int t = state.addTask(j, list.size(), reps);
+    list.add(t);
+    j.total++;
+    j.pending++;
+    return t;
+  }
+
+  // ---------------------------------------------------------------- slots and tasks
+
+  /** A slot on {@code host} is free: what runs there, or null (nothing suitable). */
+  public Decision onSlotFree(int host) {
+    if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
+      return null;
+    }
+    OnlinePolicy.Pick pick = policy.pick(host);
+    if (pick == null) {
+      return null;
+    }
+    int t = pick.task();
+    if (!state.queued(t)) {
+      throw new IllegalStateException(policy.name() + " picked task " + t + " in state " + state.state(t));
+    }
+    JobState j = state.job(t);
+    j.pending--;
+    j.running++;
+    state.startOn(t, host);
+    if (t >= startedAt.length) {
+      startedAt = Arrays.copyOf(startedAt, Math.max(t + 1, startedAt.length * 2));
+    }
+    startedAt[t] = state.now;
+    return new Decision(j.id(), state.indexInJob(t), t, host, pick.level(), pick.reason());
+  }
+
+  /** The task finished: frees its slot, charges its user, feeds rate learning. */
+  public void taskFinished(int task) {
+    if (state.state(task) != TaskState.RUNNING) {
+      return;
+    }
+    JobState j = state.job(task);
+    int host = state.hostOf(task);
+    long ticks = Math.max(1, state.now - startedAt[task]);
+    rates.learn(state.level(task, host).ordinal(), ticks);
+    state.chargeUser(j.user(), ticks);
+    j.meanTaskTicks = Math.max(1, (j.meanTaskTicks * j.done + ticks) / (j.done + 1));
+    j.running--;
+    j.done++;
+    state.stopOn(task);
+    state.setState(task, TaskState.DONE);
+  }
+
+  /** The task failed or its container was lost: it becomes pending again and is routed. */
+  public void taskFailed(int task) {
+    if (state.state(task) != TaskState.RUNNING) {
+      return;
+    }
+    JobState j = state.job(task);
+    j.running--;
+    j.pending++;
+    state.stopOn(task);
+    state.requeue(task);
+    policy.route(task);
+  }
+
+  /** The engine task number of a job's i-th task, or -1. */
+  public int task(long jobId, int indexInJob) {
+    JobState j = jobs.get(jobId);
+    if (j == null) {
+      return -1;
+    }
+    List<Integer> list = jobTasks.get(j);
+    return indexInJob >= 0 && indexInJob < list.size() ? list.get(indexInJob) : -1;
+  }
+}

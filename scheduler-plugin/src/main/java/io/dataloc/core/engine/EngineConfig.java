@@ -1,0 +1,81 @@
+package io.dataloc.core.engine;
+
+import io.dataloc.core.jobs.JobOrderings;
+import io.dataloc.core.model.CostModel;
+import io.dataloc.core.offline.Assigners;
+import io.dataloc.core.online.OnlinePolicies;
+
+/**
+ * Everything the decision engine is configured with, validated here once.
+ *
+ * @param policy online policy name ({@link OnlinePolicies})
+ * @param ordering job ordering name ({@link io.dataloc.core.jobs.JobOrderings})
+ * @param planner offline assigner for jobs whose tasks arrive together, or {@code "none"}
+ * @param planCost the cost model plans are made with
+ * @param alpha local service rate, thousandths of a task per tick
+ * @param beta rack-local service rate
+ * @param gamma remote service rate
+ * @param learnSamples learn the rates from observed durations once every level has this many
+ *     samples (0 = never)
+ * @param nodeDelay delay scheduling: opportunities to skip before a rack-local task
+ * @param rackDelay delay scheduling: further opportunities before an off-rack task
+ * @param maxPlanTasks jobs with more tasks are not planned, only routed online
+ * @param seed the one seed for every random tie-break
+ */
+public record EngineConfig(
+    String policy, String ordering, String planner, CostModel planCost, long alpha, long beta, long gamma,
+    int learnSamples, int nodeDelay, int rackDelay, int maxPlanTasks, long seed) {
+
+  public EngineConfig {
+    OnlinePolicies.create(policy, Math.max(0, nodeDelay), Math.max(0, rackDelay));
+    JobOrderings.create(ordering);
+    if (!planner.equals("none")) {
+      Assigners.create(planner, io.dataloc.core.offline.AssignerOptions.defaults());
+    }
+    new io.dataloc.core.online.ServiceRates(alpha, beta, gamma, 0);
+    if (learnSamples < 0 || nodeDelay < 0 || rackDelay < 0 || maxPlanTasks < 0) {
+      throw new IllegalArgumentException("learnSamples, delays and maxPlanTasks must be >= 0");
+    }
+  }
+
+  /** JSQ-MaxWeight, fair sub-queues, BAR plans, Wang et al.'s rates (α 0.8, β 0.5, γ 0.2). */
+  public static EngineConfig defaults() {
+    return new EngineConfig("jsq-maxweight", "fair", "bar", CostModel.uniform(1, 3), 800, 500, 200, 0, 3, 3,
+        200_000, 1L);
+  }
+
+  public EngineConfig withPolicy(String p) {
+    return new EngineConfig(p, ordering, planner, planCost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
+        maxPlanTasks, seed);
+  }
+
+  public EngineConfig withOrdering(String o) {
+    return new EngineConfig(policy, o, planner, planCost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
+        maxPlanTasks, seed);
+  }
+
+  public EngineConfig withPlanner(String p) {
+    return new EngineConfig(policy, ordering, p, planCost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
+        maxPlanTasks, seed);
+  }
+
+  public EngineConfig withRates(long a, long b, long g) {
+    return new EngineConfig(policy, ordering, planner, planCost, a, b, g, learnSamples, nodeDelay, rackDelay,
+        maxPlanTasks, seed);
+  }
+
+  public EngineConfig withSeed(long s) {
+    return new EngineConfig(policy, ordering, planner, planCost, alpha, beta, gamma, learnSamples, nodeDelay,
+        rackDelay, maxPlanTasks, s);
+  }
+
+  public EngineConfig withLearning(int samples) {
+    return new EngineConfig(policy, ordering, planner, planCost, alpha, beta, gamma, samples, nodeDelay, rackDelay,
+        maxPlanTasks, seed);
+  }
+
+  public EngineConfig withDelays(int node, int rack) {
+    return new EngineConfig(policy, ordering, planner, planCost, alpha, beta, gamma, learnSamples, node, rack,
+        maxPlanTasks, seed);
+  }
+}

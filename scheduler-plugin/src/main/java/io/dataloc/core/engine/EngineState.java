@@ -1,0 +1,257 @@
+package io.dataloc.core.engine;
+
+import io.dataloc.core.jobs.JobOrdering;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The engine's bookkeeping, shared read-mostly with the online policies: hosts (index, rack,
+ * slots, running count, alive), tasks (job, replica hosts, state, where they run) and the active
+ * jobs in arrival order. Only {@link DecisionEngine} mutates task states and counts.
+ */
+public final class EngineState {
+  public static final int NO_RACK = -1;
+
+  private final List<String> hostNames = new ArrayList<>();
+  private final Map<String, Integer> hostIndex = new HashMap<>();
+  private final Map<String, Integer> rackIndex = new HashMap<>();
+  private final List<String> rackNames = new ArrayList<>();
+  private int[] hostRack = new int[16];
+  private int[] hostSlots = new int[16];
+  private int[] hostRunning = new int[16];
+  private boolean[] hostAlive = new boolean[16];
+
+  private JobState[] taskJob = new JobState[64];
+  private int[][] taskReplicas = new int[64][];
+  private int[] taskIndexInJob = new int[64];
+  private TaskState[] taskState = new TaskState[64];
+  private int[] taskHost = new int[64];
+  private long[] taskQueuedAt = new long[64];
+  private int tasks;
+
+  final List<JobState> jobs = new ArrayList<>();
+  private final SplittableRandom random;
+  private final JobOrdering ordering;
+  private final Map<String, Long> userTime = new HashMap<>();
+  long now;
+
+  EngineState(long seed, JobOrdering ordering) {
+    this.random = new SplittableRandom(seed);
+    this.ordering = ordering;
+  }
+
+  // ---- hosts ----
+
+  int addHost(String name, String rack, int slots) {
+    Integer existing = hostIndex.get(name);
+    int h;
+    if (existing != null) {
+      h = existing;
+    } else {
+      h = hostNames.size();
+      hostNames.add(name);
+      hostIndex.put(name, h);
+      if (h == hostRack.length) {
+        int n = h * 2;
+        hostRack = Arrays.copyOf(hostRack, n);
+        hostSlots = Arrays.copyOf(hostSlots, n);
+        hostRunning = Arrays.copyOf(hostRunning, n);
+        hostAlive = Arrays.copyOf(hostAlive, n);
+      }
+    }
+    hostRack[h] = rack == null ? NO_RACK : rackIndex.computeIfAbsent(rack, r -> {
+      rackNames.add(r);
+      return rackNames.size() - 1;
+    });
+    hostSlots[h] = slots;
+    hostAlive[h] = true;
+    return h;
+  }
+
+  void setAlive(int host, boolean alive) {
+    hostAlive[host] = alive;
+  }
+
+  void setSlots(int host, int slots) {
+    hostSlots[host] = slots;
+  }
+
+  public int hostCount() {
+    return hostNames.size();
+  }
+
+  public int rackCount() {
+    return rackNames.size();
+  }
+
+  public String hostName(int h) {
+    return hostNames.get(h);
+  }
+
+  public String rackName(int r) {
+    return rackNames.get(r);
+  }
+
+  /** The host's index, or -1. */
+  public int hostIndex(String name) {
+    Integer h = hostIndex.get(name);
+    return h == null ? -1 : h;
+  }
+
+  public int rackOf(int h) {
+    return hostRack[h];
+  }
+
+  public int slots(int h) {
+    return hostSlots[h];
+  }
+
+  public int running(int h) {
+    return hostRunning[h];
+  }
+
+  public boolean alive(int h) {
+    return hostAlive[h];
+  }
+
+  // ---- tasks ----
+
+  int addTask(JobState job, int indexInJob, int[] replicas) {
+    if (tasks == taskJob.length) {
+      int n = tasks * 2;
+      taskJob = Arrays.copyOf(taskJob, n);
+      taskReplicas = Arrays.copyOf(taskReplicas, n);
+      taskIndexInJob = Arrays.copyOf(taskIndexInJob, n);
+      taskState = Arrays.copyOf(taskState, n);
+      taskHost = Arrays.copyOf(taskHost, n);
+      taskQueuedAt = Arrays.copyOf(taskQueuedAt, n);
+    }
+    int t = tasks++;
+    taskJob[t] = job;
+    taskReplicas[t] = replicas;
+    taskIndexInJob[t] = indexInJob;
+    taskState[t] = TaskState.QUEUED;
+    taskHost[t] = -1;
+    taskQueuedAt[t] = now;
+    return t;
+  }
+
+  public int taskCount() {
+    return tasks;
+  }
+
+  public JobState job(int task) {
+    return taskJob[task];
+  }
+
+  public int[] replicas(int task) {
+    return taskReplicas[task];
+  }
+
+  public int indexInJob(int task) {
+    return taskIndexInJob[task];
+  }
+
+  public TaskState state(int task) {
+    return taskState[task];
+  }
+
+  public boolean queued(int task) {
+    return taskState[task] == TaskState.QUEUED;
+  }
+
+  /** The host running the task, or -1. */
+  public int hostOf(int task) {
+    return taskHost[task];
+  }
+
+  public long queuedAt(int task) {
+    return taskQueuedAt[task];
+  }
+
+  void setState(int task, TaskState s) {
+    taskState[task] = s;
+  }
+
+  void startOn(int task, int host) {
+    taskState[task] = TaskState.RUNNING;
+    taskHost[task] = host;
+    hostRunning[host]++;
+  }
+
+  void stopOn(int task) {
+    if (taskHost[task] >= 0) {
+      hostRunning[taskHost[task]]--;
+      taskHost[task] = -1;
+    }
+  }
+
+  void requeue(int task) {
+    taskState[task] = TaskState.QUEUED;
+    taskQueuedAt[task] = now;
+  }
+
+  /** True if a replica of the task lives on host h. */
+  public boolean isLocal(int task, int host) {
+    for (int r : taskReplicas[task]) {
+      if (r == host) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** True if a replica of the task lives in host h's rack (racks known). */
+  public boolean isRackLocal(int task, int host) {
+    int rack = hostRack[host];
+    if (rack == NO_RACK) {
+      return false;
+    }
+    for (int r : taskReplicas[task]) {
+      if (hostRack[r] == rack) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  public io.dataloc.core.model.Level level(int task, int host) {
+    return isLocal(task, host) ? io.dataloc.core.model.Level.LOCAL
+        : isRackLocal(task, host) ? io.dataloc.core.model.Level.RACK : io.dataloc.core.model.Level.REMOTE;
+  }
+
+  // ---- jobs, time, randomness ----
+
+  public List<JobState> activeJobs() {
+    return jobs;
+  }
+
+  public long now() {
+    return now;
+  }
+
+  public SplittableRandom random() {
+    return random;
+  }
+
+  public JobOrdering ordering() {
+    return ordering;
+  }
+
+  /** Compares two jobs under the configured ordering at the current time. */
+  public int compareJobs(JobState a, JobState b) {
+    return ordering.compare(a, b, now, this::userTime);
+  }
+
+  long userTime(String user) {
+    return userTime.getOrDefault(user, 0L);
+  }
+
+  void chargeUser(String user, long ticks) {
+    userTime.merge(user, ticks, Long::sum);
+  }
+}

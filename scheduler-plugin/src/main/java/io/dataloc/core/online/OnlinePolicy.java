@@ -1,0 +1,50 @@
+package io.dataloc.core.online;
+
+import io.dataloc.core.engine.EngineState;
+import io.dataloc.core.model.Level;
+
+/**
+ * An online policy: where a pending task waits, and what a host with a free slot runs next. The
+ * engine owns task states; a policy owns its queues and indexes and must only hand out tasks that
+ * are {@linkplain EngineState#queued queued}. Policies are deterministic given the engine's seeded
+ * random source and never read a clock.
+ */
+public interface OnlinePolicy {
+  String name();
+
+  /** Called once, before any other method. */
+  void attach(EngineState state, ServiceRates rates);
+
+  /** Host h joined (or rejoined) the cluster. */
+  default void hostAdded(int host) {}
+
+  /** A task became pending with no plan: route it. */
+  void route(int task);
+
+  /**
+   * A planned task: the offline plan put it on {@code host} at {@code level}. Queue-based policies
+   * put local tasks in the host's local queue and the others where their model keeps remote work;
+   * the default ignores the plan.
+   */
+  default void enqueuePlanned(int task, int host, Level level) {
+    route(task);
+  }
+
+  /** The task left the pending set without running (its job was removed); forget it. */
+  void removed(int task);
+
+  /** Host h has a free slot: the task to run there, or null to leave the slot idle. */
+  Pick pick(int host);
+
+  /**
+   * Host h is gone: return the tasks queued specifically for it (to be routed again); the engine
+   * re-routes them with {@link #route}.
+   */
+  int[] hostLost(int host);
+
+  /** Tasks waiting specifically for host h (its local queue), for plans' initial loads. */
+  int queuedFor(int host);
+
+  /** A choice made by {@link #pick}. */
+  record Pick(int task, Level level, String reason) {}
+}

@@ -1,0 +1,69 @@
+package io.dataloc.core.online;
+
+import io.dataloc.core.engine.EngineState;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Pending tasks by replica host, by replica rack and overall, each in arrival order, with lazy
+ * deletion (an entry counts while its task is still queued). The greedy baselines use one for the
+ * whole cluster or one per job; each task sits in every list it belongs to and is dropped from a
+ * list when it surfaces there after leaving the pending set, so every entry is touched once.
+ */
+final class PendingIndex {
+  private final Map<Integer, IntDeque> byHost = new HashMap<>();
+  private final Map<Integer, IntDeque> byRack = new HashMap<>();
+  private final IntDeque all = new IntDeque();
+  private int pending;
+
+  void add(EngineState s, int task) {
+    for (int h : s.replicas(task)) {
+      byHost.computeIfAbsent(h, k -> new IntDeque()).add(task);
+    }
+    int seenRack = Integer.MIN_VALUE;
+    for (int h : s.replicas(task)) {
+      int r = s.rackOf(h);
+      if (r != EngineState.NO_RACK && r != seenRack) {
+        byRack.computeIfAbsent(r, k -> new IntDeque()).add(task);
+        seenRack = r;
+      }
+    }
+    all.add(task);
+    pending++;
+  }
+
+  /** Call when a task of this index leaves the pending set. */
+  void left() {
+    pending--;
+  }
+
+  int pending() {
+    return pending;
+  }
+
+  int firstOnHost(EngineState s, int host) {
+    return first(s, byHost.get(host));
+  }
+
+  int firstInRack(EngineState s, int rack) {
+    return rack == EngineState.NO_RACK ? -1 : first(s, byRack.get(rack));
+  }
+
+  int firstAny(EngineState s) {
+    return first(s, all);
+  }
+
+  void forgetHost(int host) {
+    byHost.remove(host);
+  }
+
+  private static int first(EngineState s, IntDeque q) {
+    if (q == null) {
+      return -1;
+    }
+    while (!q.isEmpty() && !s.queued(q.peek())) {
+      q.poll();
+    }
+    return q.isEmpty() ? -1 : q.peek();
+  }
+}

@@ -1,0 +1,98 @@
+package io.dataloc.core.online;
+
+import io.dataloc.core.engine.EngineState;
+import io.dataloc.core.engine.JobState;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One scheduling queue (a host's local queue, a rack queue, the common queue) split into per-job
+ * sub-queues, as in Wang et al.'s simulations: {@link #poll} serves the sub-queue of the job the
+ * engine's ordering ranks first (with {@code fair}, the job with the fewest running tasks).
+ * Entries are removed lazily: an entry counts only while its task is queued and still belongs
+ * here ({@code owner[task] == id}); {@link #size} is kept exact by the owner.
+ */
+public final class TaskQueue {
+  private final int id;
+  private final Map<JobState, IntDeque> sub = new LinkedHashMap<>();
+  private final Map<JobState, int[]> counts = new LinkedHashMap<>();
+  private int size;
+
+  public TaskQueue(int id) {
+    this.id = id;
+  }
+
+  public int id() {
+    return id;
+  }
+
+  public int size() {
+    return size;
+  }
+
+  public boolean isEmpty() {
+    return size == 0;
+  }
+
+  public void add(EngineState s, int task, int[] owner) {
+    JobState j = s.job(task);
+    sub.computeIfAbsent(j, k -> new IntDeque()).add(task);
+    counts.computeIfAbsent(j, k -> new int[1])[0]++;
+    owner[task] = id;
+    size++;
+  }
+
+  /** Accounts for a task that left this queue by other means (owner already cleared by caller). */
+  public void forget(EngineState s, int task) {
+    JobState j = s.job(task);
+    int[] c = counts.get(j);
+    if (c != null && --c[0] == 0) {
+      counts.remove(j);
+      sub.remove(j);
+    }
+    size--;
+  }
+
+  /** Removes and returns the next task by job ordering, or -1. */
+  public int poll(EngineState s, int[] owner) {
+    JobState best = null;
+    for (JobState j : counts.keySet()) {
+      if (best == null || s.compareJobs(j, best) < 0) {
+        best = j;
+      }
+    }
+    if (best == null) {
+      return -1;
+    }
+    IntDeque q = sub.get(best);
+    while (!q.isEmpty()) {
+      int t = q.poll();
+      if (s.queued(t) && owner[t] == id) {
+        owner[t] = -1;
+        forget(s, t);
+        return t;
+      }
+    }
+    throw new IllegalStateException("queue " + id + " lost track of " + best);
+  }
+
+  /** Removes every live entry, returning the tasks (for re-routing). */
+  public int[] drain(EngineState s, int[] owner) {
+    IntDeque out = new IntDeque();
+    for (Iterator<IntDeque> it = sub.values().iterator(); it.hasNext(); ) {
+      IntDeque q = it.next();
+      while (!q.isEmpty()) {
+        int t = q.poll();
+        if (s.queued(t) && owner[t] == id) {
+          owner[t] = -1;
+          out.add(t);
+        }
+      }
+    }
+    sub.clear();
+    counts.clear();
+    size = 0;
+    return out.toArray();
+  }
+}
