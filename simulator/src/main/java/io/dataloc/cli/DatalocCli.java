@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The {@code bin/dataloc} entry point. Subcommands: {@code plan}. Errors print one line,
+ * The {@code bin/dataloc} entry point. Subcommands: {@code plan}, {@code simulate}. Errors print one line,
  * {@code dataloc: error: …}, and exit with status 2 (usage or input) or 1 (anything unexpected);
  * no stack traces unless {@code DATALOC_DEBUG=1}.
  */
@@ -19,14 +19,16 @@ public final class DatalocCli {
   /** Runs a command; returns the exit status. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
-      out.println("usage: dataloc <command> [options]\n  commands: plan\n\n" + PlanCommand.USAGE);
+      out.println("usage: dataloc <command> [options]\n  commands: plan, simulate\n\n" + PlanCommand.USAGE + "\n"
+          + SimulateCommand.USAGE);
       return args.length == 0 ? 2 : 0;
     }
     List<String> rest = Arrays.asList(args).subList(1, args.length);
     try {
       return switch (args[0]) {
         case "plan" -> PlanCommand.run(rest, out);
-        default -> throw new UsageException("unknown command '" + args[0] + "'; commands: plan");
+        case "simulate" -> SimulateCommand.run(rest, out, err);
+        default -> throw new UsageException("unknown command '" + args[0] + "'; commands: plan, simulate");
       };
     } catch (UsageException e) {
       err.println("dataloc: error: " + e.getMessage());

@@ -22,6 +22,8 @@ import java.util.TreeSet;
  * <p>Plans: a planned task joins its planned host's queue of the planned level.
  */
 public final class BalancedPandas implements OnlinePolicy {
+  private static final String[] WHY = {"local queue first", "rack queue: local queue empty",
+      "remote queue: local and rack queues empty"};
   private EngineState s;
   private ServiceRates rates;
   private final List<TaskQueue[]> queues = new ArrayList<>();
@@ -210,14 +212,13 @@ public final class BalancedPandas implements OnlinePolicy {
   public Pick pick(int host) {
     ensureHosts();
     TaskQueue[] q = queuesOf(host);
-    String[] why = {"local queue", "rack queue", "remote queue"};
     for (int level = 0; level < 3; level++) {
       if (!q[level].isEmpty()) {
         unindex(host);
         int t = q[level].poll(s, owners.array(s.taskCount()));
         work[host] = computeWork(host);
         index(host);
-        return new Pick(t, s.level(t, host), why[level] + " (W=" + work[host] / (double) (alpha * beta * gamma / 1_000_000) + ")");
+        return new Pick(t, s.level(t, host), WHY[level]);
       }
     }
     return null;

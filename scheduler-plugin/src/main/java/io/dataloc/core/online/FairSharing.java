@@ -2,10 +2,9 @@ package io.dataloc.core.online;
 
 import io.dataloc.core.engine.EngineState;
 import io.dataloc.core.engine.JobState;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 
 /**
  * Fair sharing with greedy locality, and delay scheduling on top of it.
@@ -76,9 +75,23 @@ public final class FairSharing implements OnlinePolicy {
 
   @Override
   public Pick pick(int host) {
-    List<JobState> order = new ArrayList<>(perJob.keySet());
-    order.sort(s::compareJobs);
-    for (JobState j : order) {
+    if (perJob.isEmpty()) {
+      return null;
+    }
+    if (!delay) {
+      // Naive fair sharing never skips: only the first job in order matters.
+      JobState first = null;
+      for (JobState j : perJob.keySet()) {
+        if (first == null || s.compareJobs(j, first) < 0) {
+          first = j;
+        }
+      }
+      return pickFrom(first, host);
+    }
+    PriorityQueue<JobState> order = new PriorityQueue<>(perJob.size(), s::compareJobs);
+    order.addAll(perJob.keySet());
+    while (!order.isEmpty()) {
+      JobState j = order.poll();
       PendingIndex idx = perJob.get(j);
       int t = idx.firstOnHost(s, host);
       if (t >= 0) {
@@ -101,6 +114,19 @@ public final class FairSharing implements OnlinePolicy {
       skips.get(j)[0]++;
     }
     return null;
+  }
+
+  private Pick pickFrom(JobState j, int host) {
+    PendingIndex idx = perJob.get(j);
+    int t = idx.firstOnHost(s, host);
+    if (t >= 0) {
+      return take(idx, j, t, host, "fair share; local task");
+    }
+    t = idx.firstInRack(s, s.rackOf(host));
+    if (t >= 0) {
+      return take(idx, j, t, host, "fair share; rack-local");
+    }
+    return take(idx, j, idx.firstAny(s), host, "fair share; any task");
   }
 
   private Pick take(PendingIndex idx, JobState j, int t, int host, String why) {

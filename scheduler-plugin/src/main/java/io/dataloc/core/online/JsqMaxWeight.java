@@ -18,18 +18,24 @@ import java.util.List;
  * <p>Plans: a planned local task joins its planned host's local queue, a planned non-local task
  * the common queue ("plans route, queues serve").
  *
- * <p>With {@code steal}, a host whose local queue and the common queue are both empty takes the
- * oldest task of the longest local queue (as remote work) instead of idling — an extension beyond
- * the paper, for the hot-spot case where tasks are tied to a few busy queues at arrival.
+ * <p>With {@code steal}, a host whose local queue and the common queue are both empty takes a
+ * task of the longest local queue (as remote work) instead of idling, when running it remotely
+ * now beats its wait there ({@code γ·Q > α}) — an extension beyond the paper, for loads where
+ * tasks are tied to a few busy queues at arrival while data-less machines idle.
  */
 public final class JsqMaxWeight implements OnlinePolicy {
   private static final int COMMON = Integer.MAX_VALUE;
+  private static final String LOCAL_REASON = "local queue: α·Q_m ≥ γ·Q̄";
+  private static final String COMMON_REASON = "common queue: α·Q_m < γ·Q̄";
+  private static final String COMMON_REASON_EMPTY = "common queue: local queue empty";
+  private static final String STEAL_REASON = "stolen from the longest local queue: γ·Q > α";
   private final boolean steal;
   private EngineState s;
   private ServiceRates rates;
   private final List<TaskQueue> local = new ArrayList<>();
   private final TaskQueue common = new TaskQueue(COMMON);
   private final Owners owners = new Owners();
+  private final java.util.PriorityQueue<Long> longest = new java.util.PriorityQueue<>(java.util.Comparator.reverseOrder());
 
   public JsqMaxWeight(boolean steal) {
     this.steal = steal;
@@ -70,12 +76,14 @@ public final class JsqMaxWeight implements OnlinePolicy {
       }
     }
     best.add(s, task, owners.array(task));
+    grew(best);
   }
 
   @Override
   public void enqueuePlanned(int task, int host, Level level) {
     TaskQueue q = level == Level.LOCAL && s.alive(host) ? localQueue(host) : common;
     q.add(s, task, owners.array(task));
+    grew(q);
   }
 
   @Override
@@ -95,28 +103,46 @@ public final class JsqMaxWeight implements OnlinePolicy {
     int[] owner = owners.array(s.taskCount());
     if (qm > 0 && rates.alpha() * qm >= rates.gamma() * qc) {
       int t = mine.poll(s, owner);
-      return new Pick(t, s.level(t, host), "local queue (α·Q=" + rates.alpha() * qm / 1000.0 + " ≥ γ·Q̄="
-          + rates.gamma() * qc / 1000.0 + ")");
+      return new Pick(t, s.level(t, host), LOCAL_REASON);
     }
     if (qc > 0) {
       int t = common.poll(s, owner);
-      return new Pick(t, s.level(t, host), "common queue (α·Q=" + rates.alpha() * qm / 1000.0 + " < γ·Q̄="
-          + rates.gamma() * qc / 1000.0 + ")");
+      return new Pick(t, s.level(t, host), qm == 0 ? COMMON_REASON_EMPTY : COMMON_REASON);
     }
     if (steal) {
-      TaskQueue longest = null;
-      for (TaskQueue q : local) {
-        if (q.size() > 1 && (longest == null || q.size() > longest.size())) {
-          longest = q;
-        }
-      }
-      if (longest != null) {
+      TaskQueue longest = longestLocalQueue();
+      // Steal only when running remotely now beats waiting: the last of Q tasks served at rate α
+      // waits Q/α, a remote run takes 1/γ; steal iff γ·Q > α.
+      if (longest != null && rates.gamma() * longest.size() > rates.alpha()) {
         int t = longest.poll(s, owner);
-        return new Pick(t, s.level(t, host), "stolen from the longest local queue (host "
-            + s.hostName(longest.id()) + ", " + (longest.size() + 1) + " waiting)");
+        return new Pick(t, s.level(t, host), STEAL_REASON);
       }
     }
     return null;
+  }
+
+  /** Longest local queue via a lazy max-heap of (size, host) entries pushed on every growth. */
+  private TaskQueue longestLocalQueue() {
+    while (!longest.isEmpty()) {
+      long top = longest.peek();
+      int host = (int) (top & 0xFFFFFFFFL);
+      int recorded = (int) (top >>> 32);
+      TaskQueue q = local.get(host);
+      if (q.size() == recorded && recorded > 0) {
+        return q;
+      }
+      longest.poll();
+      if (q.size() > 0 && q.size() < recorded) {
+        longest.add(((long) q.size() << 32) | host);
+      }
+    }
+    return null;
+  }
+
+  private void grew(TaskQueue q) {
+    if (steal && q != common) {
+      longest.add(((long) q.size() << 32) | q.id());
+    }
   }
 
   @Override

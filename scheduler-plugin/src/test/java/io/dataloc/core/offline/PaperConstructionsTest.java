@@ -3,27 +3,16 @@ package io.dataloc.core.offline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dataloc.core.model.Cluster;
 import io.dataloc.core.model.CostModel;
 import io.dataloc.core.model.Evaluation;
-import io.dataloc.core.model.PlacementGraph;
 import io.dataloc.core.model.Problem;
 import io.dataloc.core.model.Units;
-import java.util.ArrayList;
-import java.util.List;
+import io.dataloc.core.workload.PaperInstances;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The worst cases Fischer, Su and Yin build for round robin, built here and run. */
 class PaperConstructionsTest {
-
-  private static Cluster servers(int n) {
-    Cluster.Builder b = Cluster.builder();
-    for (int i = 1; i <= n; i++) {
-      b.host("s" + i);
-    }
-    return b.build();
-  }
 
   /**
    * Thm 4.3: tasks split into T_1..T_n, T_i local to s_i, and each task of T_n also local to a
@@ -34,26 +23,7 @@ class PaperConstructionsTest {
   @ParameterizedTest
   @CsvSource({"3,3", "4,8", "5,15", "6,24", "6,20", "8,48"})
   void roundRobinForcedToMultiplicativeGap(int n, int m) {
-    assertTrue(m <= n * (n - 2), "the construction needs m <= n(n-2)");
-    Cluster c = servers(n);
-    List<List<Integer>> parts = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      parts.add(new ArrayList<>());
-    }
-    for (int t = 0; t < m; t++) {
-      parts.get(t % n).add(t);
-    }
-    PlacementGraph.Builder g = PlacementGraph.builder(c);
-    List<Integer> last = parts.get(n - 1);
-    for (int j = 0; j < last.size(); j++) {
-      g.task("Tn-" + j, n - 1, j % (n - 1));
-    }
-    for (int i = 0; i < n - 1; i++) {
-      for (int j = 0; j < parts.get(i).size(); j++) {
-        g.task("T" + (i + 1) + "-" + j, i);
-      }
-    }
-    Problem p = Problem.of(c, g.build(), CostModel.uniform(1, 3));
+    Problem p = PaperInstances.fischerRoundRobinWorstCase(n, m, CostModel.uniform(1, 3));
     long rr = Evaluation.of(p, new RoundRobin().assign(p)).makespan();
     long flow = Evaluation.of(p, new MaxCoverBalAssign().assign(p)).makespan();
     int floor = m / n;
@@ -61,6 +31,12 @@ class PaperConstructionsTest {
     assertTrue(rr >= Units.of(3L * floor), "round robin " + rr);
     assertEquals(Units.of(ceil), flow, "flow reaches the optimum");
     assertEquals(Units.of(ceil), lowerBound(p));
+  }
+
+  @org.junit.jupiter.api.Test
+  void barWorkedExampleEndsAtTheMakespanThePaperReports() {
+    Problem p = PaperInstances.barExample();
+    assertEquals(Units.ofDouble(6.2), Evaluation.of(p, new BalanceReduce().assign(p)).activeMakespan());
   }
 
   private static long lowerBound(Problem p) {
@@ -74,18 +50,9 @@ class PaperConstructionsTest {
   @ParameterizedTest
   @CsvSource({"2", "3", "5", "9"})
   void oneMoreReplicaMakesRoundRobinWorse(int n) {
-    Cluster c = servers(n);
-    PlacementGraph.Builder before = PlacementGraph.builder(c);
-    PlacementGraph.Builder after = PlacementGraph.builder(c);
-    before.task("t" + n, n - 1);
-    after.task("t" + n, n - 1, 0);
-    for (int i = 1; i < n; i++) {
-      before.task("t" + i, i - 1);
-      after.task("t" + i, i - 1);
-    }
     CostModel cost = CostModel.uniform(1, 3);
-    Problem p = Problem.of(c, before.build(), cost);
-    Problem q = Problem.of(c, after.build(), cost);
+    Problem p = PaperInstances.fischerExtraReplica(n, false, cost);
+    Problem q = PaperInstances.fischerExtraReplica(n, true, cost);
     assertEquals(Units.of(1), Evaluation.of(p, new RoundRobin().assign(p)).makespan());
     assertEquals(Units.of(3), Evaluation.of(q, new RoundRobin().assign(q)).makespan());
     assertEquals(Units.of(1), Evaluation.of(q, new MaxCoverBalAssign().assign(q)).makespan());

@@ -1,0 +1,152 @@
+package io.dataloc.sim.online;
+
+import io.dataloc.core.engine.Decision;
+import io.dataloc.core.engine.DecisionEngine;
+import io.dataloc.core.engine.JobState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * A discrete-time cluster driving a {@link DecisionEngine}, as in Wang et al.'s model: time is
+ * slotted; at the start of a slot jobs arrive and are routed, then every idle machine asks the
+ * engine for a task (in a seeded random order), then every busy machine finishes its task with
+ * probability α (local), β (rack-local) or γ (remote) — geometric service times. One slot per
+ * machine (the papers' servers). Virtual time only; the one random source is seeded.
+ */
+public final class SlottedSimulator {
+  /** A job arriving in a slot: its id, user, and each task's replica hosts. */
+  public record Arrival(long id, String user, List<List<String>> tasks) {}
+
+  /** Statistics of one run. */
+  public static final class Stats {
+    public final List<Integer> jobsInSystem = new ArrayList<>();
+    public double jobDelaySum;
+    public long jobsDone;
+    public double taskDelaySum;
+    public double taskWaitSum;
+    public long tasksDone;
+    public long local;
+    public long rack;
+    public long remote;
+    public final Map<String, double[]> waitByUser = new HashMap<>();
+    public boolean abortedUnstable;
+    public long slots;
+  }
+
+  private final DecisionEngine engine;
+  private final int machines;
+  private final long[] rate;
+  private final SplittableRandom rnd;
+  private final int[] busyTask;
+  private final int[] busyLevel;
+  private int measureFrom;
+
+  /**
+   * @param rate service probability per slot by level (local, rack, remote), in thousandths
+   */
+  public SlottedSimulator(DecisionEngine engine, int machines, long[] rate, long seed) {
+    this.engine = engine;
+    this.machines = machines;
+    this.rate = rate.clone();
+    this.rnd = new SplittableRandom(seed);
+    busyTask = new int[machines];
+    busyLevel = new int[machines];
+    java.util.Arrays.fill(busyTask, -1);
+  }
+
+  /**
+   * Runs {@code slots} slots; {@code arrivals.apply(slot)} gives the jobs arriving in a slot.
+   * Statistics (delays, locality) count jobs and tasks that depart in the second half; the run
+   * stops early if more than {@code maxJobs} jobs are in the system (clearly unstable).
+   */
+  public Stats run(int slots, java.util.function.IntFunction<List<Arrival>> arrivals, int maxJobs,
+      java.util.function.IntConsumer onSlot) {
+    return run(slots, slots / 2, arrivals, maxJobs, onSlot);
+  }
+
+  /** As {@link #run(int, java.util.function.IntFunction, int, java.util.function.IntConsumer)},
+   * counting statistics from slot {@code measureFrom} on. */
+  public Stats run(int slots, int measureFrom, java.util.function.IntFunction<List<Arrival>> arrivals, int maxJobs,
+      java.util.function.IntConsumer onSlot) {
+    this.measureFrom = measureFrom;
+    Stats st = new Stats();
+    int[] order = new int[machines];
+    for (int i = 0; i < machines; i++) {
+      order[i] = i;
+    }
+    for (int slot = 0; slot < slots; slot++) {
+      engine.advanceTo(slot);
+      for (Arrival a : arrivals.apply(slot)) {
+        engine.submitJob(a.id(), a.user(), a.tasks());
+      }
+      shuffle(order);
+      for (int h : order) {
+        if (busyTask[h] < 0) {
+          Decision d = engine.onSlotFree(h);
+          if (d != null) {
+            busyTask[h] = d.task();
+            busyLevel[h] = d.level().ordinal();
+            if (slot >= measureFrom) {
+              st.taskWaitSum += slot - engine.state().queuedAt(d.task());
+              String user = engine.state().job(d.task()).user();
+              double[] w = st.waitByUser.computeIfAbsent(user, k -> new double[2]);
+              w[0] += slot - engine.state().job(d.task()).arrival();
+              w[1]++;
+            }
+          }
+        }
+      }
+      engine.advanceTo(slot + 1);
+      for (int h = 0; h < machines; h++) {
+        int t = busyTask[h];
+        if (t >= 0 && rnd.nextLong(1000) < rate[busyLevel[h]]) {
+          finish(st, h, t, slot, slots);
+        }
+      }
+      st.jobsInSystem.add(engine.activeJobs());
+      st.slots = slot + 1;
+      if (onSlot != null) {
+        onSlot.accept(slot);
+      }
+      if (engine.activeJobs() > maxJobs) {
+        st.abortedUnstable = true;
+        break;
+      }
+    }
+    return st;
+  }
+
+  private void finish(Stats st, int h, int t, int slot, int slots) {
+    JobState j = engine.state().job(t);
+    engine.taskFinished(t);
+    busyTask[h] = -1;
+    if (slot >= measureFrom) {
+      st.tasksDone++;
+      st.taskDelaySum += slot + 1 - j.arrival();
+      switch (busyLevel[h]) {
+        case 0 -> st.local++;
+        case 1 -> st.rack++;
+        default -> st.remote++;
+      }
+    }
+    if (j.done() == j.total()) {
+      engine.removeJob(j.id());
+      if (slot >= measureFrom) {
+        st.jobsDone++;
+        st.jobDelaySum += slot + 1 - j.arrival();
+      }
+    }
+  }
+
+  private void shuffle(int[] a) {
+    for (int i = a.length - 1; i > 0; i--) {
+      int k = rnd.nextInt(i + 1);
+      int tmp = a[i];
+      a[i] = a[k];
+      a[k] = tmp;
+    }
+  }
+}
