@@ -320,11 +320,64 @@ public final class DecisionEngine {
     j.pending--;
     j.running++;
     state.startOn(t, host);
-    if (t >= startedAt.length) {
-      startedAt = Arrays.copyOf(startedAt, Math.max(t + 1, startedAt.length * 2));
-    }
-    startedAt[t] = state.now;
+    ensureStarted(t);
     return new Decision(j.id(), state.indexInJob(t), t, host, pick.level(), pick.reason());
+  }
+
+  /**
+   * The application ran {@code actualTask} where decision {@code d} meant {@code d.task()} (the
+   * MapReduce AM picks the first pending task in the host's list, which may differ): the actual
+   * task becomes running on the decision's host, the decided one pending again, taking the
+   * actual one's queue place where that keeps it local. Returns the decision as it really is.
+   */
+  public Decision replaceStarted(Decision d, int actualTask) {
+    if (actualTask == d.task() || actualTask < 0 || actualTask >= state.taskCount()
+        || !state.queued(actualTask) || state.job(actualTask) != state.job(d.task())
+        || state.state(d.task()) != TaskState.RUNNING) {
+      return d;
+    }
+    int host = d.host();
+    state.stopOn(d.task());
+    state.requeue(d.task());
+    state.startOn(actualTask, host);
+    ensureStarted(actualTask);
+    policy.replaced(actualTask, d.task());
+    return new Decision(d.jobId(), state.indexInJob(actualTask), actualTask, host, state.level(actualTask, host),
+        d.reason() + "; the application ran task " + state.indexInJob(actualTask) + " instead");
+  }
+
+  private void ensureStarted(int task) {
+    if (task >= startedAt.length) {
+      startedAt = Arrays.copyOf(startedAt, Math.max(task + 1, startedAt.length * 2));
+    }
+    startedAt[task] = state.now;
+  }
+
+  /** Pending (queued) engine tasks of a job, in task order. */
+  public List<Integer> pendingTasks(long jobId) {
+    JobState j = jobs.get(jobId);
+    List<Integer> out = new ArrayList<>();
+    if (j != null) {
+      for (int t : jobTasks.get(j)) {
+        if (state.queued(t)) {
+          out.add(t);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Drops one pending task (the application no longer needs it); false if it was not pending. */
+  public boolean dropPending(int task) {
+    if (task < 0 || task >= state.taskCount() || !state.queued(task)) {
+      return false;
+    }
+    JobState j = state.job(task);
+    state.setState(task, TaskState.CANCELLED);
+    j.pending--;
+    j.total--;
+    policy.removed(task);
+    return true;
   }
 
   /** The task finished: frees its slot, charges its user, feeds rate learning. */

@@ -7,8 +7,9 @@ import java.util.Arrays;
  * placement graph over those servers, and the cost model. Immutable; all arrays are shared
  * read-only with the assigners, which index tasks {@code 0..m-1} and servers {@code 0..n-1}.
  *
- * <p>Servers of one host are contiguous ({@link #firstServer(int)}), so a task's replica servers
- * are runs of indices. Server→task lists are in ascending task order.
+ * <p>Servers are numbered slot-major: the first slot of every host, then the second slot of every
+ * host with two or more, and so on. Every assigner breaks ties by server index, so equal choices
+ * spread over hosts before they stack on one. Server→task lists are in ascending task order.
  */
 public final class Problem {
   private final Cluster cluster;
@@ -16,7 +17,7 @@ public final class Problem {
   private final CostModel cost;
 
   private final int[] serverHost;
-  private final int[] hostFirstServer;
+  private final int[][] hostServers;
   private final long[] initialLoad;
   private final int[] taskOff;
   private final int[] taskSrv;
@@ -35,16 +36,23 @@ public final class Problem {
     int n = cluster.serverCount();
     int m = graph.taskCount();
     serverHost = new int[n];
-    hostFirstServer = new int[hosts + 1];
+    hostServers = new int[hosts][];
     initialLoad = new long[n];
-    for (int h = 0, s = 0; h < hosts; h++) {
-      hostFirstServer[h] = s;
-      for (int k = 0; k < cluster.slots(h); k++, s++) {
-        serverHost[s] = h;
-        initialLoad[s] = cluster.initialLoad(h);
+    int maxSlots = 0;
+    for (int h = 0; h < hosts; h++) {
+      hostServers[h] = new int[cluster.slots(h)];
+      maxSlots = Math.max(maxSlots, cluster.slots(h));
+    }
+    for (int k = 0, s = 0; k < maxSlots; k++) {
+      for (int h = 0; h < hosts; h++) {
+        if (k < cluster.slots(h)) {
+          hostServers[h][k] = s;
+          serverHost[s] = h;
+          initialLoad[s] = cluster.initialLoad(h);
+          s++;
+        }
       }
     }
-    hostFirstServer[hosts] = n;
 
     taskOff = new int[m + 1];
     for (int t = 0; t < m; t++) {
@@ -59,7 +67,7 @@ public final class Problem {
     for (int t = 0, e = 0; t < m; t++) {
       for (int i = 0; i < graph.replicaCount(t); i++) {
         int h = graph.replica(t, i);
-        for (int s = hostFirstServer[h]; s < hostFirstServer[h + 1]; s++) {
+        for (int s : hostServers[h]) {
           taskSrv[e++] = s;
           srvDeg[s + 1]++;
         }
@@ -144,8 +152,9 @@ public final class Problem {
     return serverHost[server];
   }
 
-  public int firstServer(int host) {
-    return hostFirstServer[host];
+  /** The servers (slots) of a host. */
+  public int[] serversOf(int host) {
+    return hostServers[host].clone();
   }
 
   /** {@code φ_s}, scaled. */

@@ -96,6 +96,21 @@ public final class JsqMaxWeight implements OnlinePolicy {
   }
 
   @Override
+  public void replaced(int taken, int returning) {
+    int o = owners.get(taken);
+    removed(taken);
+    if (o == COMMON) {
+      common.add(s, returning, owners.array(returning));
+    } else if (o >= 0 && s.isLocal(returning, o) && s.alive(o)) {
+      TaskQueue q = localQueue(o);
+      q.add(s, returning, owners.array(returning));
+      grew(q);
+    } else {
+      route(returning);
+    }
+  }
+
+  @Override
   public Pick pick(int host) {
     TaskQueue mine = localQueue(host);
     long qm = mine.size();

@@ -33,6 +33,17 @@ public interface OnlinePolicy {
   /** The task left the pending set without running (its job was removed); forget it. */
   void removed(int task);
 
+  /**
+   * The task {@code taken} leaves the pending set in place of {@code returning} (which a decision
+   * had picked but the application ran {@code taken} instead): {@code returning} takes
+   * {@code taken}'s place where that keeps it local, else it is routed. The default forgets one
+   * and routes the other.
+   */
+  default void replaced(int taken, int returning) {
+    removed(taken);
+    route(returning);
+  }
+
   /** Host h has a free slot: the task to run there, or null to leave the slot idle. */
   Pick pick(int host);
 

@@ -92,7 +92,7 @@ public final class WangExperiment implements Experiment {
     }
     WangWorkload w = new WangWorkload(hotspot, lambda, seed ^ (long) lambda);
     SlottedSimulator sim = new SlottedSimulator(engine, WangWorkload.MACHINES, new long[] {800, beta, 200}, seed + 17);
-    SlottedSimulator.Stats st = sim.run(slots, w::arrivals, 20_000, null);
+    SlottedSimulator.Stats st = sim.run(slots, w::arrivals, 5_000, null);
     List<Integer> q = st.jobsInSystem;
     int n = q.size();
     double second = mean(q, n / 2, n);

@@ -1,0 +1,234 @@
+package io.dataloc.yarn;
+
+import io.dataloc.core.engine.EngineConfig;
+import io.dataloc.core.jobs.JobOrderings;
+import io.dataloc.core.model.CostModel;
+import io.dataloc.core.model.Units;
+import io.dataloc.core.offline.Assigners;
+import io.dataloc.core.online.OnlinePolicies;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Every Dataloc setting: one definition per key (name, default, what is allowed, what it does),
+ * one validation, one immutable result. Keys live under {@value #PREFIX}. An invalid value is an
+ * {@link IllegalArgumentException} naming the key, the value and what is allowed; the scheduler
+ * turns it into a failed start (or a refused {@code -refreshQueues}).
+ */
+public final class DatalocConfiguration {
+  public static final String PREFIX = "yarn.scheduler.dataloc.";
+
+  /** One key. */
+  public record Key(String name, String defaultValue, String allowed, String description) {
+    public String fullName() {
+      return PREFIX + name;
+    }
+  }
+
+  public static final Key ASSIGNER = new Key("assigner", "bar",
+      "round-robin, flow, bar, labl, labl:always, labl:+K, hungarian, hungarian:song",
+      "offline assigner that plans a job's map tasks when their input blocks are known");
+  public static final Key FALLBACK_ASSIGNER = new Key("plan.fallback-assigner", "round-robin",
+      "an assigner name, or none", "cheaper assigner used when the main one exceeds the time budget");
+  public static final Key POLICY = new Key("online-policy", "jsq-maxweight",
+      String.join(", ", OnlinePolicies.names()),
+      "online policy: how queued tasks are routed and what a free container serves");
+  public static final Key ORDERING = new Key("job-ordering", "fair", String.join(", ", JobOrderings.names()),
+      "which job a free container serves first among those with work for it");
+  public static final Key COST_LOCAL = new Key("cost.local", "1", "a number > 0, 3 decimals at most",
+      "planning cost of a node-local map");
+  public static final Key COST_RACK = new Key("cost.rack", "2", ">= cost.local",
+      "planning cost of a rack-local map");
+  public static final Key COST_REMOTE = new Key("cost.remote", "3", ">= cost.rack",
+      "planning cost of an off-rack map");
+  public static final Key COST_CONGESTION = new Key("cost.congestion", "0", ">= 0",
+      "extra cost of every non-local map per non-local map in the job (BAR's C_rem(r))");
+  public static final Key RATE_LOCAL = new Key("rate.local", "0.8", "0 < rate.remote <= rate.rack <= rate.local <= 1",
+      "service rate α of local maps (MaxWeight, Balanced-PANDAS)");
+  public static final Key RATE_RACK = new Key("rate.rack", "0.5", "see rate.local", "service rate β of rack-local maps");
+  public static final Key RATE_REMOTE = new Key("rate.remote", "0.2", "see rate.local",
+      "service rate γ of off-rack maps");
+  public static final Key LEARN_SAMPLES = new Key("rate.learn-samples", "0", "0 (off) or a whole number >= 1",
+      "learn the rates from observed container run times once each level has this many samples");
+  public static final Key PLAN_BUDGET = new Key("plan.time-budget-ms", "2000", "10..600000",
+      "time a plan may take before the fallback assigner is used");
+  public static final Key PLAN_MAX_TASKS = new Key("plan.max-tasks", "200000", "0..10000000",
+      "jobs with more maps are served online only (0 disables planning)");
+  public static final Key SOURCES = new Key("placement.sources", "split-metainfo,input-hint,asks",
+      "a comma list of split-metainfo, input-hint, asks", "where a job's per-task block hosts come from, in order");
+  public static final Key HINT_ENV = new Key("placement.hint-env", "DATALOC_INPUT_PATHS", "an environment name",
+      "AM environment variable holding comma-separated input paths (the input-hint source)");
+  public static final Key READ_TIMEOUT = new Key("placement.read-timeout-ms", "10000", "100..600000",
+      "how long reading a job's block locations may take before it is served online");
+  public static final Key MAP_PRIORITY = new Key("map-priority", "20", "0..1000",
+      "request priority of map tasks (the MapReduce AM uses 20)");
+  public static final Key NODE_DELAY = new Key("delay.node", "3", ">= 0",
+      "delay scheduling: opportunities a job skips before taking a rack-local container");
+  public static final Key RACK_DELAY = new Key("delay.rack", "3", ">= 0",
+      "delay scheduling: further opportunities before an off-rack container");
+  public static final Key SEED = new Key("seed", "1", "a whole number", "the seed of every tie-break");
+
+  public static final List<Key> KEYS = List.of(ASSIGNER, FALLBACK_ASSIGNER, POLICY, ORDERING, COST_LOCAL, COST_RACK,
+      COST_REMOTE, COST_CONGESTION, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES, PLAN_BUDGET, PLAN_MAX_TASKS,
+      SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED);
+
+  /** The validated settings. */
+  public record Settings(
+      String assigner, String fallbackAssigner, String policy, String ordering, CostModel cost, long alpha, long beta,
+      long gamma, int learnSamples, long planBudgetMs, int planMaxTasks, Set<String> sources, String hintEnv,
+      long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed) {
+
+    public EngineConfig engineConfig() {
+      return new EngineConfig(policy, ordering, assigner, cost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
+          planMaxTasks, seed);
+    }
+  }
+
+  private DatalocConfiguration() {}
+
+  /**
+   * Reads and validates every key.
+   *
+   * @throws IllegalArgumentException naming the first bad key, its value and what is allowed
+   */
+  public static Settings load(Configuration conf) {
+    String assigner = choice(conf, ASSIGNER, v -> {
+      Assigners.create(v, io.dataloc.core.offline.AssignerOptions.defaults());
+      return v;
+    });
+    String fallback = choice(conf, FALLBACK_ASSIGNER, v -> {
+      if (!v.equals("none")) {
+        Assigners.create(v, io.dataloc.core.offline.AssignerOptions.defaults());
+      }
+      return v;
+    });
+    String policy = choice(conf, POLICY, v -> {
+      OnlinePolicies.create(v, 0, 0);
+      return v;
+    });
+    String ordering = choice(conf, ORDERING, v -> {
+      JobOrderings.create(v);
+      return v;
+    });
+    long local = units(conf, COST_LOCAL);
+    long rack = units(conf, COST_RACK);
+    long remote = units(conf, COST_REMOTE);
+    long congestion = units(conf, COST_CONGESTION);
+    if (local <= 0) {
+      throw bad(COST_LOCAL, get(conf, COST_LOCAL), "must be > 0");
+    }
+    if (rack < local) {
+      throw bad(COST_RACK, get(conf, COST_RACK), "must be >= " + COST_LOCAL.fullName() + " (" + Units.format(local) + ")");
+    }
+    if (remote < rack) {
+      throw bad(COST_REMOTE, get(conf, COST_REMOTE), "must be >= " + COST_RACK.fullName() + " (" + Units.format(rack) + ")");
+    }
+    if (congestion < 0) {
+      throw bad(COST_CONGESTION, get(conf, COST_CONGESTION), "must be >= 0");
+    }
+    long alpha = rate(conf, RATE_LOCAL);
+    long beta = rate(conf, RATE_RACK);
+    long gamma = rate(conf, RATE_REMOTE);
+    if (beta > alpha) {
+      throw bad(RATE_RACK, get(conf, RATE_RACK), "must be <= " + RATE_LOCAL.fullName());
+    }
+    if (gamma > beta) {
+      throw bad(RATE_REMOTE, get(conf, RATE_REMOTE), "must be <= " + RATE_RACK.fullName());
+    }
+    int learn = (int) range(conf, LEARN_SAMPLES, 0, 1_000_000);
+    long budget = range(conf, PLAN_BUDGET, 10, 600_000);
+    int maxTasks = (int) range(conf, PLAN_MAX_TASKS, 0, 10_000_000);
+    Set<String> sources = new LinkedHashSet<>();
+    for (String s : get(conf, SOURCES).split(",")) {
+      String v = s.trim().toLowerCase(Locale.ROOT);
+      if (!List.of("split-metainfo", "input-hint", "asks").contains(v)) {
+        throw bad(SOURCES, get(conf, SOURCES), "allowed: " + SOURCES.allowed());
+      }
+      sources.add(v);
+    }
+    String hintEnv = get(conf, HINT_ENV).trim();
+    if (!hintEnv.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+      throw bad(HINT_ENV, hintEnv, "must be an environment variable name");
+    }
+    long readTimeout = range(conf, READ_TIMEOUT, 100, 600_000);
+    int mapPriority = (int) range(conf, MAP_PRIORITY, 0, 1000);
+    int nodeDelay = (int) range(conf, NODE_DELAY, 0, 1_000_000);
+    int rackDelay = (int) range(conf, RACK_DELAY, 0, 1_000_000);
+    long seed = range(conf, SEED, Long.MIN_VALUE, Long.MAX_VALUE);
+    return new Settings(assigner, fallback, policy, ordering, CostModel.of(local, rack, remote, congestion), alpha, beta,
+        gamma, learn, budget, maxTasks, sources, hintEnv, readTimeout, mapPriority, nodeDelay, rackDelay, seed);
+  }
+
+  /** The reference table of the README, generated from the definitions. */
+  public static String markdownTable() {
+    List<String> lines = new ArrayList<>();
+    lines.add("| key | default | allowed | what it does |");
+    lines.add("|---|---|---|---|");
+    for (Key k : KEYS) {
+      lines.add("| `" + k.fullName() + "` | `" + k.defaultValue() + "` | " + k.allowed() + " | " + k.description() + " |");
+    }
+    return String.join("\n", lines);
+  }
+
+  private static String get(Configuration conf, Key k) {
+    String v = conf.getTrimmed(k.fullName());
+    return v == null || v.isEmpty() ? k.defaultValue() : v;
+  }
+
+  private static String choice(Configuration conf, Key k, Function<String, String> check) {
+    String v = get(conf, k);
+    try {
+      return check.apply(v);
+    } catch (IllegalArgumentException e) {
+      throw bad(k, v, "allowed: " + k.allowed());
+    }
+  }
+
+  private static long units(Configuration conf, Key k) {
+    String v = get(conf, k);
+    try {
+      return Units.of(new BigDecimal(v));
+    } catch (NumberFormatException e) {
+      throw bad(k, v, "must be a number");
+    } catch (IllegalArgumentException e) {
+      throw bad(k, v, e.getMessage());
+    }
+  }
+
+  private static long rate(Configuration conf, Key k) {
+    String v = get(conf, k);
+    try {
+      BigDecimal d = new BigDecimal(v);
+      if (d.signum() <= 0 || d.compareTo(BigDecimal.ONE) > 0) {
+        throw bad(k, v, "must be in (0, 1]");
+      }
+      return Units.of(d);
+    } catch (NumberFormatException e) {
+      throw bad(k, v, "must be a number in (0, 1]");
+    }
+  }
+
+  private static long range(Configuration conf, Key k, long min, long max) {
+    String v = get(conf, k);
+    long n;
+    try {
+      n = Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw bad(k, v, "must be a whole number (" + k.allowed() + ")");
+    }
+    if (n < min || n > max) {
+      throw bad(k, v, "allowed: " + k.allowed());
+    }
+    return n;
+  }
+
+  private static IllegalArgumentException bad(Key k, String value, String why) {
+    return new IllegalArgumentException(k.fullName() + " = '" + value + "' is invalid: " + why);
+  }
+}

@@ -1,0 +1,70 @@
+package io.dataloc.yarn;
+
+import org.apache.hadoop.metrics2.annotation.Metric;
+import org.apache.hadoop.metrics2.annotation.Metrics;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.metrics2.lib.MutableCounterLong;
+import org.apache.hadoop.metrics2.lib.MutableGaugeLong;
+
+/**
+ * Dataloc's metrics2 source, on the RM's {@code /jmx} as
+ * {@code Hadoop:service=ResourceManager,name=DatalocScheduler}.
+ */
+@Metrics(name = "DatalocScheduler", about = "Dataloc locality scheduler", context = "yarn")
+public class DatalocMetrics {
+  static final String NAME = "DatalocScheduler";
+
+  @Metric("Map containers allocated node-local") MutableCounterLong mapsNodeLocal;
+  @Metric("Map containers allocated rack-local") MutableCounterLong mapsRackLocal;
+  @Metric("Map containers allocated off-switch") MutableCounterLong mapsOffSwitch;
+  @Metric("Other containers allocated (AM, reduces, retries)") MutableCounterLong otherContainers;
+  @Metric("Plans made") MutableCounterLong plansMade;
+  @Metric("Plans that failed (job served online)") MutableCounterLong plansFailed;
+  @Metric("Plans that exceeded the time budget (fallback assigner used)") MutableCounterLong plansOverBudget;
+  @Metric("Replans and reconciliations that changed a job's tasks") MutableCounterLong replans;
+  @Metric("Placement reads that failed (no plan)") MutableCounterLong placementFailures;
+  @Metric("Errors caught in the scheduler (degraded to plain locality scheduling)") MutableCounterLong errors;
+  @Metric("Time of the last plan, ms") MutableGaugeLong lastPlanMillis;
+  @Metric("Makespan of the last plan, thousandths of a cost unit") MutableGaugeLong lastPlanMakespan;
+  @Metric("Lower bound of the last plan, thousandths of a cost unit") MutableGaugeLong lastPlanLowerBound;
+  @Metric("1 while degraded to plain locality scheduling") MutableGaugeLong degraded;
+
+  /** Registers a fresh source (replacing one left by an earlier scheduler in this JVM). */
+  static DatalocMetrics register() {
+    var ms = DefaultMetricsSystem.instance();
+    ms.unregisterSource(NAME);
+    return ms.register(NAME, "Dataloc locality scheduler", new DatalocMetrics());
+  }
+
+  static void unregister() {
+    DefaultMetricsSystem.instance().unregisterSource(NAME);
+  }
+
+  public long mapsNodeLocal() {
+    return mapsNodeLocal.value();
+  }
+
+  public long mapsRackLocal() {
+    return mapsRackLocal.value();
+  }
+
+  public long mapsOffSwitch() {
+    return mapsOffSwitch.value();
+  }
+
+  public long plansMade() {
+    return plansMade.value();
+  }
+
+  public long plansFailed() {
+    return plansFailed.value();
+  }
+
+  public long placementFailures() {
+    return placementFailures.value();
+  }
+
+  public long errors() {
+    return errors.value();
+  }
+}

@@ -1,0 +1,1074 @@
+package io.dataloc.yarn;
+
+import io.dataloc.core.engine.Decision;
+import io.dataloc.core.engine.DecisionEngine;
+import io.dataloc.core.engine.JobState;
+import io.dataloc.core.model.Assignment;
+import io.dataloc.core.model.Evaluation;
+import io.dataloc.core.model.Level;
+import io.dataloc.core.offline.Assigner;
+import io.dataloc.core.offline.AssignerOptions;
+import io.dataloc.core.offline.Assigners;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.hadoop.conf.Configurable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.QueueACL;
+import org.apache.hadoop.yarn.api.records.QueueInfo;
+import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnRuntimeException;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateStore.RMState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerAppUtils;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerUtils;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerExpiredSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeResourceUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ReleaseContainerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+import org.apache.hadoop.yarn.server.utils.BuilderUtils;
+import org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.Resources;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Dataloc's ResourceScheduler: a thin adapter between YARN's scheduler contract and the
+ * {@link DecisionEngine}.
+ *
+ * <p><b>Maps</b> (requests at {@code yarn.scheduler.dataloc.map-priority}, 20 for MapReduce): when
+ * a job's per-task block hosts are known (read off-thread from HDFS, {@link PlacementReader}), the
+ * job is planned off-thread with the configured assigner within a time budget (a cheaper fallback
+ * assigner otherwise) and its tasks enter the engine's queues where the plan put them; jobs
+ * without placement are served from their host-level asks. A node heartbeat with room asks the
+ * engine what to run; the container goes to that job at the locality level its asks allow, never
+ * beyond them, and a replay of the MapReduce AM's matching rule ({@link AmModel}) tells the engine
+ * which task really runs. <b>Everything else</b> (AM containers, reduces, retried maps, other
+ * priorities) is served in application order, node-local, then rack-local, then off-switch, as
+ * the FIFO scheduler does.
+ *
+ * <p>Safety: one lock (this object's monitor) guards all scheduling state; {@code allocate} only
+ * takes the application's own lock; no I/O happens on the dispatcher thread; nothing escapes
+ * {@link #handle}: an error switches the scheduler to plain locality scheduling (the FIFO path for
+ * maps too), with a warning and the {@code errors}/{@code degraded} metrics.
+ */
+public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, FiCaSchedulerNode>
+    implements Configurable {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+
+  private Configuration conf;
+  private volatile DatalocConfiguration.Settings settings;
+  private final ResourceCalculator calculator = new DefaultResourceCalculator();
+  private final Resource used = Resource.newInstance(0, 0);
+  private QueueMetrics metrics;
+  private ActiveUsersManager users;
+  private DatalocQueue queue;
+  private DatalocMetrics dmetrics;
+  private boolean usePortForNodeName;
+  private ExecutorService io;
+  private ExecutorService planner;
+  private PlacementReader reader;
+  private final long startNanos = System.nanoTime();
+
+  // Guarded by this.
+  private DecisionEngine engine;
+  private final Map<ApplicationId, AppState> apps = new LinkedHashMap<>();
+  private final Map<Long, AppState> byJob = new HashMap<>();
+  private final Map<ContainerId, Integer> containerTask = new HashMap<>();
+  private long nextJobId = 1;
+  private volatile boolean degraded;
+  /** Applications whose asks changed since the last reconciliation (written by allocate()). */
+  private final Set<ApplicationId> dirty = ConcurrentHashMap.newKeySet();
+
+  public LocalityScheduler() {
+    super(LocalityScheduler.class.getName());
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  @Override
+  public void serviceInit(Configuration configuration) throws Exception {
+    try {
+      settings = DatalocConfiguration.load(configuration);
+    } catch (IllegalArgumentException e) {
+      throw new YarnRuntimeException("Dataloc cannot start: " + e.getMessage(), e);
+    }
+    applications = new ConcurrentSkipListMap<>();
+    minimumAllocation = super.getMinimumAllocation();
+    initMaximumResourceCapability(super.getMaximumAllocation());
+    usePortForNodeName = configuration.getBoolean(YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME,
+        YarnConfiguration.DEFAULT_RM_SCHEDULER_USE_PORT_FOR_NODE_NAME);
+    metrics = QueueMetrics.forQueue(DatalocQueue.NAME, null, false, configuration);
+    users = new ActiveUsersManager(metrics);
+    queue = new DatalocQueue(metrics, users, this::getClusterResource, () -> used,
+        c -> Resources.addTo(used, c.getAllocatedResource()));
+    dmetrics = DatalocMetrics.register();
+    reader = new PlacementReader(configuration, settings.sources(), settings.hintEnv());
+    io = Executors.newFixedThreadPool(2, daemon("dataloc-placement"));
+    planner = Executors.newFixedThreadPool(1, daemon("dataloc-planner"));
+    synchronized (this) {
+      engine = new DecisionEngine(settings.engineConfig());
+    }
+    LOG.info("Dataloc scheduler: assigner {}, online policy {}, job ordering {}", settings.assigner(),
+        settings.policy(), settings.ordering());
+    super.serviceInit(configuration);
+    schedulingMonitorManager.initialize(rmContext, configuration);
+  }
+
+  @Override
+  public void serviceStop() throws Exception {
+    if (io != null) {
+      io.shutdownNow();
+      planner.shutdownNow();
+    }
+    DatalocMetrics.unregister();
+    super.serviceStop();
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  @Override
+  public synchronized void setConf(Configuration configuration) {
+    this.conf = configuration;
+  }
+
+  @Override
+  public synchronized Configuration getConf() {
+    return conf;
+  }
+
+  @Override
+  public synchronized void setRMContext(RMContext context) {
+    this.rmContext = context;
+  }
+
+  /**
+   * {@code yarn rmadmin -refreshQueues}: validates the new settings first; an invalid value is
+   * refused and the running configuration stays. Engine-level changes rebuild the engine, and
+   * running jobs continue online from their asks.
+   */
+  @Override
+  public synchronized void reinitialize(Configuration configuration, RMContext context) throws IOException {
+    DatalocConfiguration.Settings next;
+    try {
+      next = DatalocConfiguration.load(configuration);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("refused: " + e.getMessage(), e);
+    }
+    setConf(configuration);
+    if (!next.engineConfig().equals(settings.engineConfig())) {
+      rebuildEngine(next);
+    }
+    settings = next;
+    reader = new PlacementReader(configuration, next.sources(), next.hintEnv());
+    super.reinitialize(configuration, context);
+    LOG.info("Dataloc reconfigured: assigner {}, online policy {}, job ordering {}", next.assigner(), next.policy(),
+        next.ordering());
+  }
+
+  private void rebuildEngine(DatalocConfiguration.Settings next) {
+    engine = new DecisionEngine(next.engineConfig());
+    for (FiCaSchedulerNode n : nodeTracker.getAllNodes()) {
+      engine.addHost(n.getNodeName(), n.getRackName(), slots(n));
+    }
+    containerTask.clear();
+    byJob.clear();
+    for (AppState a : apps.values()) {
+      a.goOnline("reconfigured");
+    }
+  }
+
+  public DatalocConfiguration.Settings settings() {
+    return settings;
+  }
+
+  public DatalocMetrics datalocMetrics() {
+    return dmetrics;
+  }
+
+  public boolean isDegraded() {
+    return degraded;
+  }
+
+  // ------------------------------------------------------------------ events
+
+  @Override
+  public void handle(SchedulerEvent event) {
+    try {
+      dispatch(event);
+    } catch (Throwable t) {
+      fail("handling " + event.getType(), t);
+    }
+  }
+
+  private void dispatch(SchedulerEvent event) throws IOException {
+    switch (event.getType()) {
+      case NODE_ADDED -> {
+        NodeAddedSchedulerEvent e = (NodeAddedSchedulerEvent) event;
+        addNode(e.getAddedRMNode());
+        recoverContainersOnNode(e.getContainerReports(), e.getAddedRMNode());
+      }
+      case NODE_REMOVED -> removeNode(((NodeRemovedSchedulerEvent) event).getRemovedRMNode());
+      case NODE_RESOURCE_UPDATE -> {
+        NodeResourceUpdateSchedulerEvent e = (NodeResourceUpdateSchedulerEvent) event;
+        updateNodeResource(e.getRMNode(), e.getResourceOption());
+        resized(e.getRMNode());
+      }
+      case NODE_UPDATE -> nodeUpdate(((NodeUpdateSchedulerEvent) event).getRMNode());
+      case APP_ADDED -> {
+        AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
+        addApplication(e.getApplicationId(), e.getUser(), e.getIsAppRecovering(), e.isUnmanagedAM());
+      }
+      case APP_REMOVED -> {
+        AppRemovedSchedulerEvent e = (AppRemovedSchedulerEvent) event;
+        doneApplication(e.getApplicationID(), e.getFinalState());
+      }
+      case APP_ATTEMPT_ADDED -> {
+        AppAttemptAddedSchedulerEvent e = (AppAttemptAddedSchedulerEvent) event;
+        addApplicationAttempt(e.getApplicationAttemptId(), e.getTransferStateFromPreviousAttempt(),
+            e.getIsAttemptRecovering());
+      }
+      case APP_ATTEMPT_REMOVED -> {
+        AppAttemptRemovedSchedulerEvent e = (AppAttemptRemovedSchedulerEvent) event;
+        doneApplicationAttempt(e.getApplicationAttemptID(), e.getFinalAttemptState(),
+            e.getKeepContainersAcrossAppAttempts());
+      }
+      case CONTAINER_EXPIRED -> {
+        ContainerId id = ((ContainerExpiredSchedulerEvent) event).getContainerId();
+        RMContainer c = getRMContainer(id);
+        if (c != null) {
+          super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(id,
+              SchedulerUtils.EXPIRED_CONTAINER), RMContainerEventType.EXPIRE);
+        }
+      }
+      case RELEASE_CONTAINER -> {
+        RMContainer c = ((ReleaseContainerEvent) event).getContainer();
+        completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
+            SchedulerUtils.RELEASED_CONTAINER), RMContainerEventType.RELEASED);
+      }
+      // Node labels and attributes, reservations, preemption marks and queue management have no
+      // meaning in Dataloc's single queue without preemption: deliberately ignored.
+      case NODE_LABELS_UPDATE, NODE_ATTRIBUTES_UPDATE, KILL_RESERVED_CONTAINER, MARK_CONTAINER_FOR_PREEMPTION,
+          MARK_CONTAINER_FOR_KILLABLE, MARK_CONTAINER_FOR_NONKILLABLE, MANAGE_QUEUE, AUTO_QUEUE_DELETION ->
+          LOG.debug("Ignoring {}", event.getType());
+      default -> LOG.warn("Unknown scheduler event {}; ignoring", event.getType());
+    }
+  }
+
+  /** Any error: keep the RM up, fall back to plain locality scheduling, say so. */
+  private void fail(String what, Throwable t) {
+    if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError)) {
+      throw (VirtualMachineError) t;
+    }
+    dmetrics.errors.incr();
+    if (!degraded) {
+      degraded = true;
+      dmetrics.degraded.set(1);
+      LOG.warn("Dataloc error while {}; degrading to plain locality-aware scheduling", what, t);
+    } else {
+      LOG.warn("Dataloc error while {} (already degraded): {}", what, t.toString());
+    }
+  }
+
+  // ------------------------------------------------------------------ nodes
+
+  private synchronized void addNode(RMNode rmNode) {
+    FiCaSchedulerNode node = new FiCaSchedulerNode(rmNode, usePortForNodeName);
+    nodeTracker.addNode(node);
+    engine.addHost(node.getNodeName(), node.getRackName(), slots(node));
+  }
+
+  private int slots(FiCaSchedulerNode node) {
+    long min = Math.max(1, minimumAllocation.getMemorySize());
+    return (int) Math.max(1, node.getTotalResource().getMemorySize() / min);
+  }
+
+  private synchronized void resized(RMNode rmNode) {
+    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+    int h = node == null ? -1 : engine.state().hostIndex(node.getNodeName());
+    if (h >= 0) {
+      engine.setSlots(h, slots(node));
+    }
+  }
+
+  private synchronized void removeNode(RMNode rmNode) {
+    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+    if (node == null) {
+      return;
+    }
+    for (RMContainer c : node.getCopiedListOfRunningContainers()) {
+      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
+          SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
+    }
+    nodeTracker.removeNode(rmNode.getNodeID());
+    int h = engine.state().hostIndex(node.getNodeName());
+    if (h >= 0) {
+      int moved = engine.removeHost(h);
+      if (moved > 0) {
+        dmetrics.replans.incr();
+        LOG.info("Node {} lost: {} queued or running map tasks re-routed", node.getNodeName(), moved);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ applications
+
+  private synchronized void addApplication(ApplicationId id, String user, boolean recovering, boolean unmanaged) {
+    SchedulerApplication<DatalocAppAttempt> app = new SchedulerApplication<>(queue, user, unmanaged);
+    applications.put(id, app);
+    metrics.submitApp(user, unmanaged);
+    AppState a = new AppState(id, nextJobId++, user);
+    apps.put(id, a);
+    byJob.put(a.jobId, a);
+    startPlacement(a);
+    if (!recovering) {
+      rmContext.getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.APP_ACCEPTED));
+    }
+  }
+
+  private synchronized void addApplicationAttempt(ApplicationAttemptId attemptId, boolean transfer, boolean recovering) {
+    SchedulerApplication<DatalocAppAttempt> app = applications.get(attemptId.getApplicationId());
+    if (app == null) {
+      LOG.warn("Attempt {} for an unknown application", attemptId);
+      return;
+    }
+    DatalocAppAttempt attempt = new DatalocAppAttempt(attemptId, app.getUser(), queue, users, rmContext);
+    if (transfer && app.getCurrentAppAttempt() != null) {
+      attempt.transferStateFromPreviousAttempt(app.getCurrentAppAttempt());
+    }
+    boolean retry = app.getCurrentAppAttempt() != null;
+    app.setCurrentAppAttempt(attempt);
+    metrics.submitAppAttempt(app.getUser(), app.isUnmanagedAM());
+    AppState a = apps.get(attemptId.getApplicationId());
+    if (retry && a != null) {
+      // The new AM re-requests what is left in an order we cannot replay: serve it from its asks.
+      a.goOnline("AM attempt " + attemptId.getAttemptId());
+    }
+    if (!recovering) {
+      rmContext.getDispatcher().getEventHandler().handle(new RMAppAttemptEvent(attemptId,
+          RMAppAttemptEventType.ATTEMPT_ADDED));
+    }
+  }
+
+  private synchronized void doneApplication(ApplicationId id, RMAppState state) {
+    SchedulerApplication<DatalocAppAttempt> app = applications.get(id);
+    AppState a = apps.remove(id);
+    if (a != null) {
+      a.dropJob();
+      byJob.remove(a.jobId);
+    }
+    if (app == null) {
+      return;
+    }
+    users.deactivateApplication(app.getUser(), id);
+    app.stop(state);
+    applications.remove(id);
+  }
+
+  private synchronized void doneApplicationAttempt(ApplicationAttemptId attemptId, RMAppAttemptState state,
+      boolean keep) {
+    DatalocAppAttempt attempt = getApplicationAttempt(attemptId);
+    if (attempt == null) {
+      LOG.info("Unknown application attempt {} finished", attemptId);
+      return;
+    }
+    for (RMContainer c : attempt.getLiveContainers()) {
+      if (keep && c.getState().equals(RMContainerState.RUNNING)) {
+        continue;
+      }
+      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
+          SchedulerUtils.COMPLETED_APPLICATION), RMContainerEventType.KILL);
+    }
+    attempt.stop(state);
+  }
+
+  // ------------------------------------------------------------------ placement and plans
+
+  /** Reads the job's block placement and plans it, all off the dispatcher thread. */
+  private void startPlacement(AppState a) {
+    RMApp rmApp = rmContext.getRMApps().get(a.id);
+    if (rmApp == null || rmApp.getApplicationSubmissionContext() == null || degraded) {
+      a.goOnline("no submission context");
+      return;
+    }
+    a.phase = Phase.READING;
+    a.since = System.nanoTime();
+    var ctx = rmApp.getApplicationSubmissionContext();
+    String type = rmApp.getApplicationType();
+    PlacementReader r = reader;
+    long budget = settings.planBudgetMs();
+    String fallback = settings.fallbackAssigner();
+    try {
+      io.submit(() -> placeAndPlan(a, r, ctx, type, budget, fallback));
+    } catch (RuntimeException e) {
+      a.goOnline("placement executor unavailable");
+    }
+  }
+
+  private void placeAndPlan(AppState a, PlacementReader r,
+      org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext ctx, String type, long budgetMs, String fallback) {
+    PlacementReader.Placement placement;
+    try {
+      placement = r.read(ctx, type, a.user);
+    } catch (Throwable t) {
+      dmetrics.placementFailures.incr();
+      LOG.warn("Dataloc: cannot read the block placement of {} ({}); serving it online from its asks", a.id,
+          t.toString());
+      synchronized (this) {
+        a.goOnline("placement read failed: " + t.getMessage());
+      }
+      return;
+    }
+    DecisionEngine.PlanInput input;
+    synchronized (this) {
+      if (placement == null || placement.hostsPerTask().isEmpty()) {
+        a.goOnline("no placement source for this application");
+        return;
+      }
+      if (a.phase != Phase.READING || !apps.containsKey(a.id)) {
+        return;
+      }
+      if (placement.hostsPerTask().size() > settings.planMaxTasks()) {
+        a.goOnline("job has " + placement.hostsPerTask().size() + " maps, above plan.max-tasks");
+        return;
+      }
+      input = engine.planInput(placement.hostsPerTask());
+      if (input == null) {
+        a.goOnline("no live node to plan on");
+        return;
+      }
+      a.phase = Phase.PLANNING;
+      a.source = placement.source();
+    }
+    long t0 = System.nanoTime();
+    Assignment plan = null;
+    String used = settings.assigner();
+    Future<Assignment> f = null;
+    try {
+      Assigner main = Assigners.create(settings.assigner(), AssignerOptions.defaults().withSeed(settings.seed()));
+      f = planner.submit(() -> main.assign(input.problem()));
+      plan = f.get(budgetMs, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      f.cancel(true);
+      dmetrics.plansOverBudget.incr();
+      if (!fallback.equals("none")) {
+        LOG.warn("Dataloc: planning {} with {} exceeded {} ms; using {}", a.id, settings.assigner(), budgetMs, fallback);
+        try {
+          plan = Assigners.create(fallback, AssignerOptions.defaults()).assign(input.problem());
+          used = fallback;
+        } catch (RuntimeException e2) {
+          plan = null;
+        }
+      }
+    } catch (Throwable t) {
+      LOG.warn("Dataloc: planning {} failed: {}", a.id, t.toString());
+    }
+    double millis = (System.nanoTime() - t0) / 1e6;
+    synchronized (this) {
+      if (a.phase != Phase.PLANNING || !apps.containsKey(a.id)) {
+        return;
+      }
+      if (plan == null) {
+        dmetrics.plansFailed.incr();
+        a.goOnline("planning failed or exceeded its budget");
+        return;
+      }
+      DecisionEngine.Admission adm = engine.applyPlan(a.jobId, a.user, placement.hostsPerTask(), input, plan);
+      a.plan = adm.plan();
+      a.planner = used;
+      a.planMillis = millis;
+      a.tasks = placement.hostsPerTask().size();
+      if (placement.amOrder()) {
+        a.am = new AmModel(placement.hostsPerTask(), this::rackOfHost);
+      }
+      a.phase = Phase.PLANNED;
+      a.jobCreated = true;
+      dmetrics.plansMade.incr();
+      dmetrics.lastPlanMillis.set(Math.round(millis));
+      dmetrics.lastPlanMakespan.set(adm.plan().makespan());
+      dmetrics.lastPlanLowerBound.set(adm.plan().lowerBound());
+      LOG.info("Dataloc planned {} ({} maps from {}) with {} in {} ms: makespan {} (lower bound {}), {} local",
+          a.id, a.tasks, a.source, used, String.format("%.1f", millis), adm.plan().makespan() / 1000.0,
+          adm.plan().lowerBound() / 1000.0, adm.plan().local());
+    }
+  }
+
+  private String rackOfHost(String host) {
+    for (FiCaSchedulerNode n : nodeTracker.getAllNodes()) {
+      if (n.getNodeName().equals(host) || n.getRMNode().getHostName().equals(host)) {
+        return n.getRackName();
+      }
+    }
+    return org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK;
+  }
+
+  // ------------------------------------------------------------------ allocate
+
+  @Override
+  public Allocation allocate(ApplicationAttemptId attemptId, List<ResourceRequest> ask,
+      List<SchedulingRequest> schedulingRequests, List<ContainerId> release, List<String> blacklistAdditions,
+      List<String> blacklistRemovals, ContainerUpdates updateRequests) {
+    DatalocAppAttempt attempt = getApplicationAttempt(attemptId);
+    if (attempt == null || !attempt.getApplicationAttemptId().equals(attemptId)) {
+      LOG.error("allocate for a removed or unknown attempt {}", attemptId);
+      return EMPTY_ALLOCATION;
+    }
+    List<ResourceRequest> asks = ask == null ? Collections.emptyList() : ask;
+    normalizeResourceRequests(asks);
+    releaseContainers(release == null ? Collections.emptyList() : release, attempt);
+    synchronized (attempt) {
+      if (attempt.isStopped()) {
+        return EMPTY_ALLOCATION;
+      }
+      if (!asks.isEmpty()) {
+        correctStaleMapAsks(asks, attempt);
+        attempt.updateResourceRequests(asks);
+        dirty.add(attemptId.getApplicationId());
+      }
+      attempt.updateBlacklist(blacklistAdditions == null ? Collections.emptyList() : blacklistAdditions,
+          blacklistRemovals == null ? Collections.emptyList() : blacklistRemovals);
+      Resource headroom = attempt.getHeadroom();
+      attempt.setApplicationHeadroomForMetrics(headroom);
+      return new Allocation(attempt.pullNewlyAllocatedContainers(), headroom, null, null, null,
+          attempt.pullUpdatedNMTokens());
+    }
+  }
+
+  /**
+   * The AM computed these absolute asks before seeing the containers we handed out since its last
+   * pull: take those out of its map ANY count, or it would be over-served (and release the extra).
+   */
+  private void correctStaleMapAsks(List<ResourceRequest> asks, DatalocAppAttempt attempt) {
+    int mapPriority = settings.mapPriority();
+    for (ResourceRequest r : asks) {
+      if (r.getPriority().getPriority() == mapPriority && ResourceRequest.isAnyLocation(r.getResourceName())) {
+        int unpulled = attempt.unpulled(SchedulerRequestKey.create(r));
+        if (unpulled > 0) {
+          r.setNumContainers(Math.max(0, r.getNumContainers() - unpulled));
+        }
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ heartbeats
+
+  @Override
+  protected synchronized void nodeUpdate(RMNode rmNode) {
+    try {
+      super.nodeUpdate(rmNode);
+    } catch (Throwable t) {
+      fail("processing container updates of " + rmNode.getNodeID(), t);
+    }
+    if (rmContext.isWorkPreservingRecoveryEnabled() && !rmContext.isSchedulerReadyForAllocatingContainers()) {
+      return;
+    }
+    FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(rmNode.getNodeID());
+    if (node == null) {
+      return;
+    }
+    try {
+      engine.advanceTo((System.nanoTime() - startNanos) / 1_000_000_000L);
+      if (!degraded) {
+        reconcileDirty();
+      }
+      for (int guard = 0; guard < 10_000 && fits(node, minimumAllocation); guard++) {
+        if (assignOther(node, !degraded)) {
+          continue;
+        }
+        if (degraded || !assignMapFromEngine(node)) {
+          break;
+        }
+      }
+    } catch (Throwable t) {
+      fail("scheduling node " + rmNode.getNodeID(), t);
+    }
+    metrics.setAvailableResourcesToQueue(Resources.subtract(getClusterResource(), used));
+  }
+
+  private boolean fits(FiCaSchedulerNode node, Resource r) {
+    return Resources.fitsIn(calculator, r, node.getUnallocatedResource());
+  }
+
+  private boolean isMapKey(SchedulerRequestKey key) {
+    return key.getPriority().getPriority() == settings.mapPriority() && key.getAllocationRequestId() == 0;
+  }
+
+  /**
+   * Serves one container of a request the engine does not manage (or of any request when
+   * {@code exceptMaps} is false): applications in order, priorities in order, node-local, then
+   * rack-local, then off-switch.
+   */
+  private boolean assignOther(FiCaSchedulerNode node, boolean exceptMaps) {
+    for (SchedulerApplication<DatalocAppAttempt> app : applications.values()) {
+      DatalocAppAttempt attempt = app.getCurrentAppAttempt();
+      if (attempt == null || attempt.isStopped() || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
+        continue;
+      }
+      AppState a = apps.get(attempt.getApplicationId());
+      for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+        if (exceptMaps && isMapKey(key) && a != null) {
+          continue;
+        }
+        if (attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0) {
+          continue;
+        }
+        NodeType type = localityFor(attempt, key, node);
+        if (type == null) {
+          continue;
+        }
+        RMContainer c = allocateOne(attempt, key, node, type);
+        if (c != null) {
+          if (isMapKey(key)) {
+            countMap(type, a);
+          } else {
+            dmetrics.otherContainers.incr();
+          }
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The best locality level the asks allow for this key on this node, or null for none. */
+  private NodeType localityFor(DatalocAppAttempt attempt, SchedulerRequestKey key, FiCaSchedulerNode node) {
+    var info = attempt.getAppSchedulingInfo();
+    if (attempt.getOutstandingAsksCount(key, node.getNodeName()) > 0
+        && info.checkAllocation(NodeType.NODE_LOCAL, node, key)) {
+      return NodeType.NODE_LOCAL;
+    }
+    if (attempt.getOutstandingAsksCount(key, node.getRackName()) > 0
+        && info.checkAllocation(NodeType.RACK_LOCAL, node, key)) {
+      return NodeType.RACK_LOCAL;
+    }
+    return info.checkAllocation(NodeType.OFF_SWITCH, node, key) ? NodeType.OFF_SWITCH : null;
+  }
+
+  private RMContainer allocateOne(DatalocAppAttempt attempt, SchedulerRequestKey key, FiCaSchedulerNode node,
+      NodeType type) {
+    var pending = attempt.getPendingAsk(key, ResourceRequest.ANY);
+    Resource capability = pending.getPerAllocationResource();
+    if (pending.getCount() <= 0 || !fits(node, capability)) {
+      return null;
+    }
+    ContainerId id = BuilderUtils.newContainerId(attempt.getApplicationAttemptId(), attempt.getNewContainerId());
+    Container container = BuilderUtils.newContainer(id, node.getNodeID(), node.getRMNode().getHttpAddress(),
+        capability, key.getPriority(), null, key.getAllocationRequestId());
+    RMContainer rmc = attempt.allocate(type, node, key, container);
+    if (rmc != null) {
+      node.allocateContainer(rmc);
+      Resources.addTo(used, capability);
+      attempt.setHeadroom(Resources.subtract(getClusterResource(), used));
+    }
+    return rmc;
+  }
+
+  private void countMap(NodeType type, AppState a) {
+    switch (type) {
+      case NODE_LOCAL -> dmetrics.mapsNodeLocal.incr();
+      case RACK_LOCAL -> dmetrics.mapsRackLocal.incr();
+      default -> dmetrics.mapsOffSwitch.incr();
+    }
+    if (a != null) {
+      a.count(type);
+    }
+  }
+
+  /** Asks the engine what this node should run and carries it out; false if nothing. */
+  private boolean assignMapFromEngine(FiCaSchedulerNode node) {
+    int host = engine.state().hostIndex(node.getNodeName());
+    if (host < 0) {
+      return false;
+    }
+    for (int tries = 0; tries < 8; tries++) {
+      Decision d = engine.onSlotFree(host);
+      if (d == null) {
+        return false;
+      }
+      AppState a = byJob.get(d.jobId());
+      DatalocAppAttempt attempt = a == null ? null : currentAttempt(a.id);
+      SchedulerRequestKey key = attempt == null ? null : mapKey(attempt);
+      if (key == null || attempt.isStopped() || attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0
+          || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
+        engine.taskFailed(d.task());
+        if (a != null) {
+          reconcile(a, attempt, key, true);
+        }
+        continue;
+      }
+      NodeType type = localityFor(attempt, key, node);
+      RMContainer c = type == null ? null : allocateOne(attempt, key, node, type);
+      if (c == null) {
+        engine.taskFailed(d.task());
+        return false;
+      }
+      if (a.am != null) {
+        int amTask = a.am.take(node.getNodeName(), node.getRackName());
+        d = engine.replaceStarted(d, engine.task(a.jobId, amTask));
+      }
+      containerTask.put(c.getContainerId(), d.task());
+      countMap(type, a);
+      a.lastReason = d.reason();
+      return true;
+    }
+    return false;
+  }
+
+  private DatalocAppAttempt currentAttempt(ApplicationId id) {
+    SchedulerApplication<DatalocAppAttempt> app = applications.get(id);
+    return app == null ? null : app.getCurrentAppAttempt();
+  }
+
+  private SchedulerRequestKey mapKey(DatalocAppAttempt attempt) {
+    for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+      if (isMapKey(key)) {
+        return key;
+      }
+    }
+    return null;
+  }
+
+  private void reconcileDirty() {
+    if (dirty.isEmpty()) {
+      return;
+    }
+    for (ApplicationId id : new ArrayList<>(dirty)) {
+      dirty.remove(id);
+      AppState a = apps.get(id);
+      DatalocAppAttempt attempt = currentAttempt(id);
+      if (a != null && attempt != null) {
+        reconcile(a, attempt, mapKey(attempt), false);
+      }
+    }
+  }
+
+  /**
+   * Keeps the engine's pending maps of a job true to the application's live asks. Planned jobs
+   * trust the plan and the AM replay, and only drop their queue when the AM no longer asks for
+   * maps at all; jobs served online hold exactly as many pending tasks as the AM asks for, built
+   * from its host-level asks.
+   */
+  private void reconcile(AppState a, DatalocAppAttempt attempt, SchedulerRequestKey key, boolean afterMiss) {
+    if (a.phase == Phase.READING || a.phase == Phase.PLANNING) {
+      long waited = (System.nanoTime() - a.since) / 1_000_000;
+      if (waited <= settings.readTimeoutMs() + settings.planBudgetMs()) {
+        return;
+      }
+      dmetrics.placementFailures.incr();
+      a.goOnline("placement or plan took longer than " + waited + " ms");
+    }
+    int wanted = key == null ? 0 : attempt.getOutstandingAsksCount(key, ResourceRequest.ANY);
+    if (key != null) {
+      a.sawMaps = true;
+    }
+    if (!a.sawMaps) {
+      return;
+    }
+    List<Integer> pending = a.jobCreated ? engine.pendingTasks(a.jobId) : List.of();
+    if (a.phase == Phase.PLANNED) {
+      if (key == null && !pending.isEmpty()) {
+        pending.forEach(engine::dropPending);
+        dmetrics.replans.incr();
+      }
+      return;
+    }
+    if (pending.size() > wanted) {
+      List<Integer> drop = new ArrayList<>(pending);
+      Collections.reverse(drop);
+      for (int i = 0; i < pending.size() - wanted; i++) {
+        engine.dropPending(drop.get(i));
+      }
+      dmetrics.replans.incr();
+    } else if (pending.size() < wanted && key != null) {
+      engine.addTasks(a.jobId, a.user, pseudoTasks(attempt, key, pending, wanted - pending.size()));
+      a.jobCreated = true;
+    }
+  }
+
+  /**
+   * Tasks built from host-level asks: the asks say how many pending maps want each host, not which
+   * hosts belong to the same map, so each new task takes up to three hosts with the most unclaimed
+   * demand (demand already covered by the engine's pending tasks is claimed).
+   */
+  private List<List<String>> pseudoTasks(DatalocAppAttempt attempt, SchedulerRequestKey key, List<Integer> pending,
+      int count) {
+    Map<String, Integer> demand = new HashMap<>();
+    for (FiCaSchedulerNode n : nodeTracker.getAllNodes()) {
+      int c = attempt.getOutstandingAsksCount(key, n.getNodeName());
+      if (c > 0) {
+        demand.put(n.getNodeName(), c);
+      }
+    }
+    for (int t : pending) {
+      for (int h : engine.state().replicas(t)) {
+        demand.computeIfPresent(engine.state().hostName(h), (k, v) -> v > 1 ? v - 1 : null);
+      }
+    }
+    List<List<String>> tasks = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      List<String> hosts = demand.entrySet().stream()
+          .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+          .limit(3).map(Map.Entry::getKey).toList();
+      for (String h : hosts) {
+        demand.computeIfPresent(h, (k, v) -> v > 1 ? v - 1 : null);
+      }
+      tasks.add(hosts);
+    }
+    return tasks;
+  }
+
+  // ------------------------------------------------------------------ containers
+
+  @Override
+  protected synchronized void completedContainerInternal(RMContainer rmContainer, ContainerStatus status,
+      RMContainerEventType event) {
+    Container container = rmContainer.getContainer();
+    DatalocAppAttempt attempt = getCurrentAttemptForContainer(container.getId());
+    FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(container.getNodeId());
+    boolean launched = rmContainer.getState() == RMContainerState.RUNNING
+        || rmContainer.getState() == RMContainerState.COMPLETED;
+    Integer task = containerTask.remove(container.getId());
+    if (task != null) {
+      try {
+        AppState a = attempt == null ? null : apps.get(attempt.getApplicationId());
+        if (!launched && (event == RMContainerEventType.RELEASED || event == RMContainerEventType.EXPIRE)) {
+          // Never ran: the AM had no task for it; the task is still pending.
+          engine.taskFailed(task);
+          if (a != null && a.am != null) {
+            a.am.markPending(engine.state().indexInJob(task));
+          }
+        } else if (status.getExitStatus() == ContainerExitStatus.SUCCESS) {
+          engine.taskFinished(task);
+        } else {
+          // A failed map is retried by the AM under another priority; free the slot.
+          engine.taskFinished(task);
+        }
+      } catch (RuntimeException e) {
+        fail("completing " + container.getId(), e);
+      }
+    }
+    if (attempt == null) {
+      LOG.info("Container {} of an unknown application completed ({})", container.getId(), event);
+      return;
+    }
+    attempt.containerCompleted(rmContainer, status, event, org.apache.hadoop.yarn.server.resourcemanager.nodelabels
+        .RMNodeLabelsManager.NO_LABEL);
+    if (node != null) {
+      node.releaseContainer(rmContainer.getContainerId(), false);
+    }
+    Resources.subtractFrom(used, container.getResource());
+    dirty.add(attempt.getApplicationId());
+  }
+
+  @Override
+  public void killContainer(RMContainer container) {
+    completedContainer(container, SchedulerUtils.createKilledContainerStatus(container.getContainerId(),
+        "Killed by the RM"), RMContainerEventType.KILL);
+  }
+
+  @Override
+  public RMContainer getRMContainer(ContainerId containerId) {
+    DatalocAppAttempt attempt = getCurrentAttemptForContainer(containerId);
+    return attempt == null ? null : attempt.getRMContainer(containerId);
+  }
+
+  @Override
+  public synchronized void recoverContainersOnNode(
+      List<org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus> reports, RMNode nm) {
+    super.recoverContainersOnNode(reports, nm);
+  }
+
+  @Override
+  public void recover(RMState state) {
+    // Applications and containers come back through APP_ADDED and NODE_ADDED; nothing else to do.
+  }
+
+  // ------------------------------------------------------------------ queues and info
+
+  @Override
+  public QueueInfo getQueueInfo(String queueName, boolean includeChildQueues, boolean recursive) {
+    return queue.getQueueInfo(false, false);
+  }
+
+  @Override
+  public List<QueueUserACLInfo> getQueueUserAclInfo() {
+    return queue.getQueueUserAclInfo(null);
+  }
+
+  @Override
+  public ResourceCalculator getResourceCalculator() {
+    return calculator;
+  }
+
+  @Override
+  public int getNumClusterNodes() {
+    return nodeTracker.nodeCount();
+  }
+
+  @Override
+  public QueueMetrics getRootQueueMetrics() {
+    return metrics;
+  }
+
+  @Override
+  public boolean checkAccess(UserGroupInformation callerUGI, QueueACL acl, String queueName) {
+    return queue.hasAccess(acl, callerUGI);
+  }
+
+  @Override
+  public synchronized List<ApplicationAttemptId> getAppsInQueue(String queueName) {
+    if (!DatalocQueue.NAME.equals(queueName)) {
+      return null;
+    }
+    List<ApplicationAttemptId> out = new ArrayList<>();
+    for (SchedulerApplication<DatalocAppAttempt> app : applications.values()) {
+      if (app.getCurrentAppAttempt() != null) {
+        out.add(app.getCurrentAppAttempt().getApplicationAttemptId());
+      }
+    }
+    return out;
+  }
+
+  public Resource getUsedResource() {
+    return used;
+  }
+
+  /** A snapshot of every job for the scheduler page and tests. */
+  public synchronized List<JobReport> jobReports() {
+    List<JobReport> out = new ArrayList<>();
+    for (AppState a : apps.values()) {
+      JobState j = a.jobCreated ? engine.job(a.jobId) : null;
+      out.add(new JobReport(a.id.toString(), a.user, a.phase.name().toLowerCase(), a.source, a.planner, a.tasks,
+          a.plan, a.planMillis, a.nodeLocal, a.rackLocal, a.offSwitch, j == null ? 0 : j.pending(),
+          j == null ? 0 : j.running(), a.note, a.lastReason));
+    }
+    return out;
+  }
+
+  /** One job as the scheduler page shows it. */
+  public record JobReport(String application, String user, String phase, String source, String planner, int tasks,
+      Evaluation plan, double planMillis, int nodeLocal, int rackLocal, int offSwitch, int pending, int running,
+      String note, String lastReason) {}
+
+  // ------------------------------------------------------------------ per-application state
+
+  enum Phase { READING, PLANNING, PLANNED, ONLINE }
+
+  /** What the adapter knows of one application (guarded by the scheduler lock). */
+  private final class AppState {
+    final ApplicationId id;
+    final long jobId;
+    final String user;
+    Phase phase = Phase.ONLINE;
+    long since = System.nanoTime();
+    AmModel am;
+    boolean jobCreated;
+    boolean sawMaps;
+    String source = "asks";
+    String planner = "none";
+    String note = "";
+    String lastReason = "";
+    Evaluation plan;
+    double planMillis;
+    int tasks;
+    int nodeLocal;
+    int rackLocal;
+    int offSwitch;
+
+    AppState(ApplicationId id, long jobId, String user) {
+      this.id = id;
+      this.jobId = jobId;
+      this.user = user;
+    }
+
+    void goOnline(String why) {
+      if (phase == Phase.PLANNED || jobCreated) {
+        dropJob();
+      }
+      phase = Phase.ONLINE;
+      am = null;
+      source = "asks";
+      note = why;
+      dirty.add(id);
+    }
+
+    void dropJob() {
+      if (jobCreated) {
+        engine.removeJob(jobId);
+        containerTask.values().removeIf(t -> t < engine.state().taskCount() && engine.state().job(t).id() == jobId);
+        jobCreated = false;
+      }
+    }
+
+    void count(NodeType type) {
+      switch (type) {
+        case NODE_LOCAL -> nodeLocal++;
+        case RACK_LOCAL -> rackLocal++;
+        default -> offSwitch++;
+      }
+    }
+  }
+
+  /** Locality level of a node type (for reports). */
+  static Level level(NodeType type) {
+    return type == NodeType.NODE_LOCAL ? Level.LOCAL : type == NodeType.RACK_LOCAL ? Level.RACK : Level.REMOTE;
+  }
+}
