@@ -52,6 +52,10 @@ public class DatalocMetrics {
     return mapsOffSwitch.value();
   }
 
+  public long otherContainers() {
+    return otherContainers.value();
+  }
+
   public long plansMade() {
     return plansMade.value();
   }

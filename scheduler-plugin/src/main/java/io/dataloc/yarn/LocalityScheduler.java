@@ -531,6 +531,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         a.goOnline("planning failed or exceeded its budget");
         return;
       }
+      if (placement.amOrder()) {
+        plan = AmConsistentPlan.repair(input.problem(), plan, Math.min(500, 4 * input.problem().tasks()));
+      }
       DecisionEngine.Admission adm = engine.applyPlan(a.jobId, a.user, placement.hostsPerTask(), input, plan);
       a.plan = adm.plan();
       a.planner = used;
@@ -648,7 +651,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   }
 
   private boolean isMapKey(SchedulerRequestKey key) {
-    return key.getPriority().getPriority() == settings.mapPriority() && key.getAllocationRequestId() == 0;
+    return key.getPriority().getPriority() == settings.mapPriority();
   }
 
   /**

@@ -132,6 +132,18 @@ public final class BalancedPandas implements OnlinePolicy {
   }
 
   @Override
+  public void replaced(int taken, int returning) {
+    int o = owners.get(taken);
+    removed(taken);
+    int h = o / 3;
+    if (o >= 0 && s.alive(h)) {
+      enqueue(returning, h, Level.values()[o % 3]);
+    } else {
+      route(returning);
+    }
+  }
+
+  @Override
   public void hostAdded(int host) {
     ensureHosts();
     unindex(host);

@@ -20,7 +20,8 @@ import java.util.List;
  *
  * <p>With {@code steal}, a host whose local queue and the common queue are both empty takes a
  * task of the longest local queue (as remote work) instead of idling, when running it remotely
- * now beats its wait there ({@code γ·Q > α}) — an extension beyond the paper, for loads where
+ * now beats its wait there ({@code γ·Q > k·α} for a host of {@code k} slots) — an extension
+ * beyond the paper, for loads where
  * tasks are tied to a few busy queues at arrival while data-less machines idle.
  */
 public final class JsqMaxWeight implements OnlinePolicy {
@@ -28,7 +29,7 @@ public final class JsqMaxWeight implements OnlinePolicy {
   private static final String LOCAL_REASON = "local queue: α·Q_m ≥ γ·Q̄";
   private static final String COMMON_REASON = "common queue: α·Q_m < γ·Q̄";
   private static final String COMMON_REASON_EMPTY = "common queue: local queue empty";
-  private static final String STEAL_REASON = "stolen from the longest local queue: γ·Q > α";
+  private static final String STEAL_REASON = "stolen from the longest local queue: γ·Q > k·α";
   private final boolean steal;
   private EngineState s;
   private ServiceRates rates;
@@ -101,7 +102,7 @@ public final class JsqMaxWeight implements OnlinePolicy {
     removed(taken);
     if (o == COMMON) {
       common.add(s, returning, owners.array(returning));
-    } else if (o >= 0 && s.isLocal(returning, o) && s.alive(o)) {
+    } else if (o >= 0 && s.alive(o)) {
       TaskQueue q = localQueue(o);
       q.add(s, returning, owners.array(returning));
       grew(q);
@@ -126,9 +127,10 @@ public final class JsqMaxWeight implements OnlinePolicy {
     }
     if (steal) {
       TaskQueue longest = longestLocalQueue();
-      // Steal only when running remotely now beats waiting: the last of Q tasks served at rate α
-      // waits Q/α, a remote run takes 1/γ; steal iff γ·Q > α.
-      if (longest != null && rates.gamma() * longest.size() > rates.alpha()) {
+      // Steal only when running remotely now beats waiting: the last of Q tasks, served by the
+      // victim's k slots at rate α each, waits Q/(k·α); a remote run takes 1/γ; steal iff γ·Q > k·α.
+      if (longest != null
+          && rates.gamma() * longest.size() > rates.alpha() * Math.max(1, s.slots(longest.id()))) {
         int t = longest.poll(s, owner);
         return new Pick(t, s.level(t, host), STEAL_REASON);
       }

@@ -36,8 +36,9 @@ public interface OnlinePolicy {
   /**
    * The task {@code taken} leaves the pending set in place of {@code returning} (which a decision
    * had picked but the application ran {@code taken} instead): {@code returning} takes
-   * {@code taken}'s place where that keeps it local, else it is routed. The default forgets one
-   * and routes the other.
+   * {@code taken}'s place, so every queue keeps its length — a plan is a number of tasks per host,
+   * and the application decides which of its tasks fills each. The default forgets one and routes
+   * the other.
    */
   default void replaced(int taken, int returning) {
     removed(taken);

@@ -75,7 +75,8 @@ public final class WangExperiment implements Experiment {
       row.add((int) lambda);
       for (String policy : POLICIES) {
         Point p = find(points, policy, lambda);
-        row.add(p.stable() ? String.format("%.2f", p.jobDelay()) : String.format("%.0f+ (unstable)", p.jobDelay()));
+        row.add(p.stable() ? String.format("%.2f", p.jobDelay())
+            : Double.isNaN(p.jobDelay()) ? "unstable" : String.format("%.0f+ (unstable)", p.jobDelay()));
       }
       t.row(row.toArray());
     }

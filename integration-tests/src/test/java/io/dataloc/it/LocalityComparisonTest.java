@@ -1,0 +1,108 @@
+package io.dataloc.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dataloc.yarn.LocalityScheduler;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fifo.FifoScheduler;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The same MapReduce-like jobs under Dataloc (bar and flow), FifoScheduler and CapacityScheduler,
+ * in one test run, on a MockRM with distinct hosts on two racks. It prints the comparison table
+ * the README quotes and asserts what holds today; where Dataloc does not yet beat the stock
+ * schedulers (the issue's goal), the README says so and why.
+ */
+class LocalityComparisonTest {
+  @TempDir Path dir;
+
+  record Outcome(String scheduler, int dataLocal, int maps, int maxPerHost, int rounds, Map<String, Integer> perHost) {}
+
+  private Outcome run(String label, Class<? extends ResourceScheduler> scheduler, Map<String, String> settings,
+      Map<String, String> topology, List<List<String>> splits, int nodeMemoryMb) throws Exception {
+    try (MiniMr c = MiniMr.start(scheduler, settings, topology, nodeMemoryMb, dir.resolve(label))) {
+      RMApp app = c.submit("alice", splits);
+      MrJob job = c.launch(app, topology.keySet().iterator().next(), splits);
+      if (scheduler == LocalityScheduler.class) {
+        awaitPlan(c);
+      }
+      int rounds = Rounds.run(c, job, 300);
+      if (scheduler == LocalityScheduler.class) {
+        LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+        System.out.println(label + ": " + s.jobReports() + " otherContainers/local/rack/off="
+            + s.datalocMetrics().otherContainers() + "/" + s.datalocMetrics().mapsNodeLocal() + "/" + s.datalocMetrics().mapsRackLocal() + "/"
+            + s.datalocMetrics().mapsOffSwitch());
+      }
+      assertTrue(rounds > 0, label + " did not finish the maps");
+      return new Outcome(label, job.dataLocal(), splits.size(), job.maxPerHost(), rounds, job.perHost());
+    }
+  }
+
+  static void awaitPlan(MiniMr c) throws InterruptedException {
+    LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+    for (int i = 0; i < 200 && s.jobReports().stream().noneMatch(j -> j.phase().equals("planned")); i++) {
+      Thread.sleep(25);
+    }
+    assertTrue(s.jobReports().stream().anyMatch(j -> j.phase().equals("planned")), "the job was planned: "
+        + s.jobReports());
+  }
+
+  private List<Outcome> compare(String scenario, Map<String, String> topology, List<List<String>> splits,
+      int nodeMemoryMb) throws Exception {
+    List<Outcome> out = new ArrayList<>();
+    out.add(run(scenario + "-dataloc-bar", LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.assigner", "bar"),
+        topology, splits, nodeMemoryMb));
+    out.add(run(scenario + "-dataloc-flow", LocalityScheduler.class,
+        Map.of("yarn.scheduler.dataloc.assigner", "flow"), topology, splits, nodeMemoryMb));
+    out.add(run(scenario + "-fifo", FifoScheduler.class, Map.of(), topology, splits, nodeMemoryMb));
+    out.add(run(scenario + "-capacity", CapacityScheduler.class, Map.of(), topology, splits, nodeMemoryMb));
+    System.out.println("scenario " + scenario + ": " + splits.size() + " maps on " + topology.size() + " hosts");
+    System.out.printf("%-26s %10s %12s %7s  %s%n", "scheduler", "data-local", "max on host", "rounds", "maps per host");
+    for (Outcome o : out) {
+      System.out.printf("%-26s %5d/%-4d %12d %7d  %s%n", o.scheduler(), o.dataLocal(), o.maps(), o.maxPerHost(),
+          o.rounds(), o.perHost());
+    }
+    return out;
+  }
+
+  private static void assertEveryMapRanOnce(List<Outcome> out) {
+    for (Outcome o : out) {
+      assertEquals(o.maps(), o.perHost().values().stream().mapToInt(Integer::intValue).sum(), o.toString());
+    }
+  }
+
+  @Test
+  void spreadBlocksOnFourHosts() throws Exception {
+    // 24 one-block maps, replication 2, 4 hosts of 8 containers: greedy fills the first hosts.
+    List<Outcome> out = compare("spread", Scenarios.twoRacks(4), Scenarios.spread(24, 4, 2, 7), 8192);
+    assertEveryMapRanOnce(out);
+    // Measured gap (see the README): with spread blocks the stock schedulers are already 100%
+    // data-local here; Dataloc keeps most maps local (the AM's first-pending-task rule costs a
+    // few) and never puts more maps on one host than they do.
+    for (Outcome d : out.subList(0, 2)) {
+      assertTrue(d.dataLocal() >= 20, d.toString());
+      assertTrue(d.maxPerHost() <= out.get(2).maxPerHost(), d + " vs " + out.get(2));
+    }
+  }
+
+  @Test
+  void skewedBlocksOnSixHosts() throws Exception {
+    List<Outcome> out = compare("skewed", Scenarios.twoRacks(6), Scenarios.skewed(24, 6, 2, 2, 11), 8192);
+    assertEveryMapRanOnce(out);
+    // With blocks on two hosts the plan keeps maps on their data: more data-local maps than the
+    // FIFO scheduler's greedy fill, in no more rounds.
+    for (Outcome d : out.subList(0, 2)) {
+      assertTrue(d.dataLocal() > out.get(2).dataLocal(), d + " vs " + out.get(2));
+      assertTrue(d.rounds() <= out.get(2).rounds(), d + " vs " + out.get(2));
+    }
+  }
+}

@@ -1,0 +1,142 @@
+package io.dataloc.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.protocolrecords.GetNewApplicationRequest;
+import org.apache.hadoop.yarn.api.protocolrecords.SubmitApplicationRequest;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.api.records.LocalResource;
+import org.apache.hadoop.yarn.api.records.LocalResourceType;
+import org.apache.hadoop.yarn.api.records.LocalResourceVisibility;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.URL;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.util.Records;
+
+/**
+ * A MockRM with NodeManagers on distinct host names and racks (rack table through Hadoop's
+ * TableMapping), and MapReduce-style job submission: the staging directory's
+ * {@code job.splitmetainfo} is a real file on the local file system, named by the AM's local
+ * resource {@code jobSubmitDir/job.splitmetainfo} exactly as YARNRunner does.
+ */
+final class MiniMr implements AutoCloseable {
+  final MockRM rm;
+  final Map<String, MockNM> nodes = new LinkedHashMap<>();
+  final Map<String, String> rackOf;
+  private final Path dir;
+  private int jobs;
+
+  private MiniMr(MockRM rm, Map<String, String> rackOf, Path dir) {
+    this.rm = rm;
+    this.rackOf = rackOf;
+    this.dir = dir;
+  }
+
+  /**
+   * Starts an RM with the given scheduler and registers one NodeManager per host.
+   *
+   * @param hostRack host name → rack, in registration order
+   */
+  static MiniMr start(Class<? extends ResourceScheduler> scheduler, Map<String, String> settings,
+      Map<String, String> hostRack, int nodeMemoryMb, Path dir) throws Exception {
+    QueueMetrics.clearQueueMetrics();
+    DefaultMetricsSystem.shutdown();
+    YarnConfiguration conf = new YarnConfiguration();
+    conf.setClass(YarnConfiguration.RM_SCHEDULER, scheduler, ResourceScheduler.class);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 1024);
+    Path table = dir.resolve("topology.table");
+    Files.createDirectories(dir);
+    StringBuilder sb = new StringBuilder();
+    hostRack.forEach((h, r) -> sb.append(h).append(' ').append(r).append('\n'));
+    Files.writeString(table, sb.toString());
+    conf.set("net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
+    conf.set("net.topology.table.file.name", table.toString());
+    settings.forEach(conf::set);
+    MockRM rm = new MockRM(conf);
+    rm.start();
+    MiniMr c = new MiniMr(rm, new LinkedHashMap<>(hostRack), dir);
+    for (String h : hostRack.keySet()) {
+      c.nodes.put(h, rm.registerNode(h + ":1234", nodeMemoryMb));
+    }
+    rm.drainEvents();
+    return c;
+  }
+
+  /** Submits a MapReduce-like application; {@code splits} null means no split file. */
+  RMApp submit(String user, List<List<String>> splits) throws Exception {
+    ApplicationId id = rm.getClientRMService().getNewApplication(Records.newRecord(GetNewApplicationRequest.class))
+        .getApplicationId();
+    ApplicationSubmissionContext sub = Records.newRecord(ApplicationSubmissionContext.class);
+    sub.setApplicationId(id);
+    sub.setApplicationName("job-" + (++jobs));
+    sub.setApplicationType("MAPREDUCE");
+    sub.setMaxAppAttempts(2);
+    ContainerLaunchContext clc = Records.newRecord(ContainerLaunchContext.class);
+    Map<String, LocalResource> resources = new LinkedHashMap<>();
+    if (splits != null) {
+      Path file = SplitFiles.write(dir.resolve("staging/" + id + "/job.splitmetainfo"), splits);
+      resources.put("jobSubmitDir/job.splitmetainfo", LocalResource.newInstance(
+          URL.fromPath(new org.apache.hadoop.fs.Path(file.toUri())), LocalResourceType.FILE,
+          LocalResourceVisibility.APPLICATION, Files.size(file), Files.getLastModifiedTime(file).toMillis()));
+    }
+    clc.setLocalResources(resources);
+    sub.setAMContainerSpec(clc);
+    sub.setAMContainerResourceRequests(Collections.singletonList(
+        ResourceRequest.newInstance(Priority.newInstance(0), ResourceRequest.ANY, Resource.newInstance(1024, 1), 1)));
+    SubmitApplicationRequest req = Records.newRecord(SubmitApplicationRequest.class);
+    req.setApplicationSubmissionContext(sub);
+    UserGroupInformation ugi = UserGroupInformation.createUserForTesting(user, new String[] {"users"});
+    ugi.doAs((PrivilegedExceptionAction<Object>) () -> rm.getClientRMService().submitApplication(req));
+    rm.waitForState(id, RMAppState.ACCEPTED);
+    return rm.getRMContext().getRMApps().get(id);
+  }
+
+  /** Launches the application's AM on a node and returns an MR-like AM driving it. */
+  MrJob launch(RMApp app, String amHost, List<List<String>> splits) throws Exception {
+    MockAM am = MockRM.launchAndRegisterAM(app, rm, nodes.get(amHost));
+    return new MrJob(am, splits, rackOf);
+  }
+
+  List<MockNM> nodeList() {
+    return new ArrayList<>(nodes.values());
+  }
+
+  @Override
+  public void close() {
+    rm.stop();
+    QueueMetrics.clearQueueMetrics();
+    DefaultMetricsSystem.shutdown();
+  }
+
+  static void deleteQuietly(Path p) {
+    try {
+      if (Files.exists(p)) {
+        try (var s = Files.walk(p)) {
+          s.sorted(Collections.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+      }
+    } catch (IOException ignored) {
+      // best effort
+    }
+  }
+}

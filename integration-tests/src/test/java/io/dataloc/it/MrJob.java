@@ -1,0 +1,198 @@
+package io.dataloc.it;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerState;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+
+/**
+ * An ApplicationMaster that asks and matches exactly as the MapReduce AM does
+ * (RMContainerAllocator): one map request per task at priority 20, +1 on each split host, each
+ * distinct rack and ANY; absolute totals for the entries that changed; containers matched in
+ * three passes (first pending task in the host's list, then the rack's list, then any); leftover
+ * containers released. A task runs for 1 round if data-local, 2 if rack-local, 3 otherwise.
+ */
+final class MrJob {
+  static final int MAP_PRIORITY = 20;
+  private static final Resource MAP = Resource.newInstance(1024, 1);
+
+  final MockAM am;
+  final List<List<String>> splits;
+  private final Map<String, String> rackOf;
+  private final Map<String, List<Integer>> hostList = new LinkedHashMap<>();
+  private final Map<String, List<Integer>> rackList = new LinkedHashMap<>();
+  private final boolean[] pending;
+  final String[] ranOn;
+  /** 0 data-local, 1 rack-local, 2 other. */
+  final int[] level;
+  private final boolean[] done;
+  private final Map<String, Integer> hostAsk = new LinkedHashMap<>();
+  private final Map<String, Integer> rackAsk = new LinkedHashMap<>();
+  private int anyAsk;
+  private final Set<String> changed = new LinkedHashSet<>();
+  private final List<ContainerId> release = new ArrayList<>();
+  private final Map<ContainerId, int[]> running = new HashMap<>();
+  private final Map<ContainerId, String> containerHost = new HashMap<>();
+  int released;
+
+  MrJob(MockAM am, List<List<String>> splits, Map<String, String> rackOf) {
+    this.am = am;
+    this.splits = splits;
+    this.rackOf = rackOf;
+    int m = splits.size();
+    pending = new boolean[m];
+    ranOn = new String[m];
+    level = new int[m];
+    done = new boolean[m];
+    for (int t = 0; t < m; t++) {
+      pending[t] = true;
+      for (String h : splits.get(t)) {
+        hostList.computeIfAbsent(h, k -> new ArrayList<>()).add(t);
+        add(hostAsk, h, 1);
+      }
+      for (String r : racks(t)) {
+        rackList.computeIfAbsent(r, k -> new ArrayList<>()).add(t);
+        add(rackAsk, r, 1);
+      }
+      anyAsk++;
+      changed.add("*");
+    }
+  }
+
+  private Set<String> racks(int t) {
+    Set<String> out = new LinkedHashSet<>();
+    for (String h : splits.get(t)) {
+      out.add(rackOf.getOrDefault(h, "/default-rack"));
+    }
+    return out;
+  }
+
+  private void add(Map<String, Integer> m, String k, int d) {
+    m.merge(k, d, Integer::sum);
+    changed.add(k);
+  }
+
+  private List<ResourceRequest> asks() {
+    List<ResourceRequest> out = new ArrayList<>();
+    for (String k : changed) {
+      int n = k.equals("*") ? anyAsk : hostAsk.containsKey(k) ? hostAsk.get(k) : rackAsk.getOrDefault(k, 0);
+      out.add(ResourceRequest.newInstance(Priority.newInstance(MAP_PRIORITY), k, MAP, Math.max(0, n)));
+    }
+    changed.clear();
+    return out;
+  }
+
+  /** One AM heartbeat: send changed asks and releases, match what arrives. */
+  void heartbeat() throws Exception {
+    List<ContainerId> rel = new ArrayList<>(release);
+    release.clear();
+    List<Container> got = am.allocate(asks(), rel).getAllocatedContainers();
+    assign(got);
+  }
+
+  private void assign(List<Container> containers) {
+    List<Container> left = new ArrayList<>(containers);
+    left.removeIf(c -> match(c, hostList.get(c.getNodeId().getHost()), 0));
+    left.removeIf(c -> match(c, rackList.get(rackOf.getOrDefault(c.getNodeId().getHost(), "/default-rack")), 1));
+    left.removeIf(c -> match(c, allPending(), 2));
+    for (Container c : left) {
+      release.add(c.getId());
+      released++;
+    }
+  }
+
+  private List<Integer> allPending() {
+    List<Integer> out = new ArrayList<>();
+    for (int t = 0; t < pending.length; t++) {
+      out.add(t);
+    }
+    return out;
+  }
+
+  private boolean match(Container c, List<Integer> list, int lvl) {
+    if (list == null) {
+      return false;
+    }
+    for (int t : list) {
+      if (pending[t]) {
+        pending[t] = false;
+        String host = c.getNodeId().getHost();
+        ranOn[t] = host;
+        level[t] = lvl;
+        for (String h : splits.get(t)) {
+          add(hostAsk, h, -1);
+        }
+        for (String r : racks(t)) {
+          add(rackAsk, r, -1);
+        }
+        anyAsk--;
+        changed.add("*");
+        running.put(c.getId(), new int[] {t, lvl + 1});
+        containerHost.put(c.getId(), host);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Advances running maps by one round; finished ones report COMPLETE through their node. */
+  void tick(Map<String, MockNM> nodes) throws Exception {
+    for (var it = running.entrySet().iterator(); it.hasNext(); ) {
+      var e = it.next();
+      if (--e.getValue()[1] <= 0) {
+        done[e.getValue()[0]] = true;
+        MockNM nm = nodes.get(containerHost.get(e.getKey()));
+        nm.nodeHeartbeat(am.getApplicationAttemptId(), e.getKey().getContainerId(), ContainerState.COMPLETE);
+        it.remove();
+      }
+    }
+  }
+
+  boolean finished() {
+    for (boolean d : done) {
+      if (!d) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  int dataLocal() {
+    int n = 0;
+    for (int t = 0; t < level.length; t++) {
+      n += ranOn[t] != null && level[t] == 0 ? 1 : 0;
+    }
+    return n;
+  }
+
+  int maxPerHost() {
+    Map<String, Integer> count = new HashMap<>();
+    for (String h : ranOn) {
+      if (h != null) {
+        count.merge(h, 1, Integer::sum);
+      }
+    }
+    return count.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+  }
+
+  Map<String, Integer> perHost() {
+    Map<String, Integer> count = new java.util.TreeMap<>();
+    for (String h : ranOn) {
+      if (h != null) {
+        count.merge(h, 1, Integer::sum);
+      }
+    }
+    return count;
+  }
+}

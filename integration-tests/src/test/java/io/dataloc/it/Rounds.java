@@ -1,0 +1,26 @@
+package io.dataloc.it;
+
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+
+/** Drives a cluster in rounds: AM heartbeat, every node heartbeats in order, AM pulls, maps tick. */
+final class Rounds {
+  private Rounds() {}
+
+  /** Runs until the job's maps are done or {@code max} rounds pass; returns the rounds taken. */
+  static int run(MiniMr c, MrJob job, int max) throws Exception {
+    for (int round = 1; round <= max; round++) {
+      job.heartbeat();
+      for (MockNM nm : c.nodeList()) {
+        nm.nodeHeartbeat(true);
+        c.rm.drainEvents();
+      }
+      job.heartbeat();
+      job.tick(c.nodes);
+      c.rm.drainEvents();
+      if (job.finished()) {
+        return round;
+      }
+    }
+    return -1;
+  }
+}

@@ -1,0 +1,182 @@
+package io.dataloc.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dataloc.yarn.DatalocConfiguration;
+import io.dataloc.yarn.LocalityScheduler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEventType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The scheduler contract inside a real (mock) ResourceManager, and what operators rely on. */
+class SchedulerContractTest {
+  @TempDir Path dir;
+
+  private static final Map<String, String> FOUR = Scenarios.twoRacks(4);
+
+  private MiniMr cluster(String name, Map<String, String> settings) throws Exception {
+    return MiniMr.start(LocalityScheduler.class, settings, FOUR, 8192, dir.resolve(name));
+  }
+
+  private static LocalityScheduler scheduler(MiniMr c) {
+    return (LocalityScheduler) c.rm.getResourceScheduler();
+  }
+
+  @Test
+  void anInvalidSettingStopsTheResourceManagerNamingTheKey() {
+    YarnConfiguration conf = new YarnConfiguration();
+    conf.setClass(YarnConfiguration.RM_SCHEDULER, LocalityScheduler.class, ResourceScheduler.class);
+    conf.set("yarn.scheduler.dataloc.online-policy", "magic");
+    Exception e = assertThrows(Exception.class, () -> {
+      MockRM rm = new MockRM(conf);
+      try {
+        rm.start();
+      } finally {
+        rm.stop();
+      }
+    });
+    String all = messages(e);
+    assertTrue(all.contains("yarn.scheduler.dataloc.online-policy = 'magic' is invalid"), all);
+    assertTrue(all.contains("jsq-maxweight"), "names what is allowed: " + all);
+  }
+
+  private static String messages(Throwable t) {
+    StringBuilder sb = new StringBuilder();
+    for (Throwable c = t; c != null; c = c.getCause()) {
+      sb.append(c.getMessage()).append(" | ");
+    }
+    return sb.toString();
+  }
+
+  @Test
+  void refreshQueuesAppliesGoodSettingsAndRefusesBadOnesKeepingTheOld() throws Exception {
+    try (MiniMr c = cluster("refresh", Map.of())) {
+      LocalityScheduler s = scheduler(c);
+      assertEquals("bar", s.settings().assigner());
+      YarnConfiguration good = new YarnConfiguration(c.rm.getConfig());
+      good.set("yarn.scheduler.dataloc.assigner", "flow");
+      s.reinitialize(good, c.rm.getRMContext());
+      assertEquals("flow", s.settings().assigner());
+      YarnConfiguration bad = new YarnConfiguration(good);
+      bad.set("yarn.scheduler.dataloc.cost.remote", "0.5");
+      IOException e = assertThrows(IOException.class, () -> s.reinitialize(bad, c.rm.getRMContext()));
+      assertTrue(e.getMessage().contains("yarn.scheduler.dataloc.cost.remote = '0.5' is invalid"), e.getMessage());
+      assertEquals("flow", s.settings().assigner(), "the running configuration stays in force");
+      assertEquals(0, s.datalocMetrics().errors());
+    }
+  }
+
+  @Test
+  void aPlannedJobRunsEveryMapAndCountsItsPlan() throws Exception {
+    try (MiniMr c = cluster("planned", Map.of())) {
+      List<List<String>> splits = Scenarios.spread(12, 4, 2, 3);
+      MrJob job = c.launch(c.submit("bob", splits), "h1", splits);
+      LocalityComparisonTest.awaitPlan(c);
+      assertTrue(Rounds.run(c, job, 100) > 0);
+      LocalityScheduler s = scheduler(c);
+      assertEquals(1, s.datalocMetrics().plansMade());
+      assertEquals(12, s.datalocMetrics().mapsNodeLocal() + s.datalocMetrics().mapsRackLocal()
+          + s.datalocMetrics().mapsOffSwitch());
+      assertEquals(0, job.released, "never allocates beyond the AM's asks");
+      assertEquals(0, s.datalocMetrics().errors());
+    }
+  }
+
+  @Test
+  void aCorruptSplitFileMeansNoPlanAWarningAndTheJobStillRuns() throws Exception {
+    try (MiniMr c = cluster("corrupt", Map.of())) {
+      List<List<String>> splits = Scenarios.spread(8, 4, 2, 5);
+      RMApp app = c.submit("carol", splits);
+      Path file = dir.resolve("corrupt/staging/" + app.getApplicationId() + "/job.splitmetainfo");
+      Files.write(file, new byte[] {'n', 'o', 'p', 'e'});
+      MrJob job = c.launch(app, "h1", splits);
+      assertTrue(Rounds.run(c, job, 100) > 0, "served online from its asks");
+      LocalityScheduler s = scheduler(c);
+      assertEquals(0, s.datalocMetrics().errors());
+      assertTrue(s.datalocMetrics().placementFailures() + s.datalocMetrics().plansMade() >= 1);
+    }
+  }
+
+  @Test
+  void aJobWithoutPlacementIsServedFromItsAsks() throws Exception {
+    try (MiniMr c = cluster("asks", Map.of("yarn.scheduler.dataloc.placement.sources", "asks"))) {
+      List<List<String>> splits = Scenarios.spread(10, 4, 2, 9);
+      MrJob job = c.launch(c.submit("dave", null), "h2", splits);
+      assertTrue(Rounds.run(c, job, 100) > 0);
+      assertTrue(job.dataLocal() >= 8, "host-level asks still give locality: " + job.dataLocal());
+      assertEquals(0, scheduler(c).datalocMetrics().plansMade());
+    }
+  }
+
+  @Test
+  void aNodeLostInTheMiddleOfAPlanLosesNoTask() throws Exception {
+    try (MiniMr c = cluster("lost", Map.of())) {
+      List<List<String>> splits = Scenarios.spread(16, 4, 2, 13);
+      MrJob job = c.launch(c.submit("erin", splits), "h1", splits);
+      LocalityComparisonTest.awaitPlan(c);
+      var lost = c.nodes.remove("h4");
+      c.rm.sendNodeLost(lost);
+      c.rm.drainEvents();
+      assertTrue(Rounds.run(c, job, 200) > 0, "every map ran on the remaining nodes");
+      for (String host : job.ranOn) {
+        assertTrue(!"h4".equals(host), "nothing ran on the lost node");
+      }
+      assertEquals(0, scheduler(c).datalocMetrics().errors());
+    }
+  }
+
+  @Test
+  void aKilledApplicationLeavesNothingBehind() throws Exception {
+    try (MiniMr c = cluster("kill", Map.of())) {
+      List<List<String>> splits = Scenarios.spread(8, 4, 2, 17);
+      RMApp app = c.submit("frank", splits);
+      c.launch(app, "h1", splits);
+      c.rm.killApp(app.getApplicationId());
+      c.rm.waitForState(app.getApplicationId(), RMAppState.KILLED);
+      c.rm.drainEvents();
+      LocalityScheduler s = scheduler(c);
+      assertTrue(s.jobReports().isEmpty(), s.jobReports().toString());
+      assertEquals(0, s.getUsedResource().getMemorySize(), "every container released");
+      assertEquals(0, s.datalocMetrics().errors());
+    }
+  }
+
+  @Test
+  void eventsWithNoMeaningHereAreIgnoredWithoutError() throws Exception {
+    try (MiniMr c = cluster("events", Map.of())) {
+      LocalityScheduler s = scheduler(c);
+      for (SchedulerEventType type : List.of(SchedulerEventType.NODE_LABELS_UPDATE,
+          SchedulerEventType.NODE_ATTRIBUTES_UPDATE, SchedulerEventType.KILL_RESERVED_CONTAINER,
+          SchedulerEventType.MARK_CONTAINER_FOR_PREEMPTION, SchedulerEventType.MARK_CONTAINER_FOR_KILLABLE,
+          SchedulerEventType.MARK_CONTAINER_FOR_NONKILLABLE, SchedulerEventType.MANAGE_QUEUE,
+          SchedulerEventType.AUTO_QUEUE_DELETION)) {
+        s.handle(new SchedulerEvent(type));
+      }
+      // A malformed event (wrong class for its type) is caught: the RM keeps running.
+      s.handle(new SchedulerEvent(SchedulerEventType.NODE_UPDATE));
+      assertEquals(1, s.datalocMetrics().errors());
+      assertTrue(s.isDegraded(), "degraded to plain locality scheduling after an error");
+    }
+  }
+
+  @Test
+  void theReferenceTableNamesEveryKeyOnce() {
+    String table = DatalocConfiguration.markdownTable();
+    for (DatalocConfiguration.Key k : DatalocConfiguration.KEYS) {
+      assertEquals(table.indexOf(k.fullName()), table.lastIndexOf("`" + k.fullName() + "`") + 1, k.fullName());
+    }
+  }
+}
