@@ -1,0 +1,64 @@
+package io.dataloc.yarn;
+
+import com.google.inject.Inject;
+import io.dataloc.core.model.Units;
+import java.util.Locale;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.webapp.RmView;
+import org.apache.hadoop.yarn.webapp.SubView;
+import org.apache.hadoop.yarn.webapp.hamlet2.Hamlet;
+import org.apache.hadoop.yarn.webapp.view.HtmlBlock;
+
+/**
+ * The RM's {@code /cluster/scheduler} page for Dataloc, selected with
+ * {@code yarn.http.rmwebapp.scheduler.page.class} (the stock page fails with a custom scheduler):
+ * the settings, the containers handed out by locality level, and every job with its placement
+ * source, plan, plan quality against the lower bound, and locality so far.
+ */
+public class DatalocSchedulerPage extends RmView {
+  @Override
+  protected Class<? extends SubView> content() {
+    return DatalocBlock.class;
+  }
+
+  /** The page body. */
+  public static class DatalocBlock extends HtmlBlock {
+    private final ResourceManager rm;
+
+    @Inject
+    public DatalocBlock(ResourceManager rm) {
+      this.rm = rm;
+    }
+
+    @Override
+    protected void render(Block html) {
+      if (!(rm.getResourceScheduler() instanceof LocalityScheduler s)) {
+        html.p().__("The scheduler is not Dataloc's LocalityScheduler.").__();
+        return;
+      }
+      DatalocConfiguration.Settings st = s.settings();
+      DatalocMetrics m = s.datalocMetrics();
+      html.h2("Dataloc locality scheduler" + (s.isDegraded() ? " (degraded to plain locality scheduling)" : ""));
+      html.p().__("Queue: default, " + s.getNumClusterNodes() + " nodes. Assigner " + st.assigner() + ", online policy "
+          + st.policy() + ", job ordering " + st.ordering() + ".").__();
+      html.p().__(String.format(Locale.ROOT,
+          "Map containers: %d node-local, %d rack-local, %d off-switch; other containers %d. Plans %d, failed %d,"
+              + " over budget %d; placement read failures %d; errors %d.",
+          m.mapsNodeLocal(), m.mapsRackLocal(), m.mapsOffSwitch(), m.otherContainers(), m.plansMade(), m.plansFailed(),
+          m.plansOverBudget.value(), m.placementFailures(), m.errors())).__();
+      Hamlet.TBODY<Hamlet.TABLE<Hamlet>> body = html.table("#dataloc-jobs").thead().tr()
+          .th("Application").th("User").th("Phase").th("Placement").th("Planner").th("Maps").th("Plan makespan")
+          .th("Lower bound").th("Plan ms").th("Node-local").th("Rack-local").th("Off-switch").th("Pending")
+          .th("Running").th("Note").__().__().tbody();
+      for (LocalityScheduler.JobReport j : s.jobReports()) {
+        body.tr().td(j.application()).td(j.user()).td(j.phase()).td(j.source()).td(j.planner())
+            .td(String.valueOf(j.tasks())).td(j.plan() == null ? "-" : Units.format(j.plan().makespan()))
+            .td(j.plan() == null ? "-" : Units.format(j.plan().lowerBound()))
+            .td(String.format(Locale.ROOT, "%.1f", j.planMillis())).td(String.valueOf(j.nodeLocal()))
+            .td(String.valueOf(j.rackLocal())).td(String.valueOf(j.offSwitch())).td(String.valueOf(j.pending()))
+            .td(String.valueOf(j.running())).td(j.note()).__();
+      }
+      body.__().__();
+    }
+  }
+}
