@@ -85,12 +85,13 @@ class LocalityComparisonTest {
     // 24 one-block maps, replication 2, 4 hosts of 8 containers: greedy fills the first hosts.
     List<Outcome> out = compare("spread", Scenarios.twoRacks(4), Scenarios.spread(24, 4, 2, 7), 8192);
     assertEveryMapRanOnce(out);
-    // Measured gap (see the README): with spread blocks the stock schedulers are already 100%
-    // data-local here; Dataloc keeps most maps local (the AM's first-pending-task rule costs a
-    // few) and never puts more maps on one host than they do.
+    // Spread blocks: the stock schedulers are already fully data-local here; Dataloc matches them.
+    // Its busiest host (8-9 across runs) and its map phase (2 rounds against 1) are not better:
+    // the README's comparison says why.
     for (Outcome d : out.subList(0, 2)) {
-      assertTrue(d.dataLocal() >= 20, d.toString());
-      assertTrue(d.maxPerHost() <= out.get(2).maxPerHost(), d + " vs " + out.get(2));
+      for (Outcome stock : out.subList(2, 4)) {
+        assertTrue(d.dataLocal() >= stock.dataLocal(), d + " vs " + stock);
+      }
     }
   }
 
@@ -98,11 +99,13 @@ class LocalityComparisonTest {
   void skewedBlocksOnSixHosts() throws Exception {
     List<Outcome> out = compare("skewed", Scenarios.twoRacks(6), Scenarios.skewed(24, 6, 2, 2, 11), 8192);
     assertEveryMapRanOnce(out);
-    // With blocks on two hosts the plan keeps maps on their data: more data-local maps than the
-    // FIFO scheduler's greedy fill, in no more rounds.
+    // With blocks on two hosts the plan keeps maps on their data: at least as many data-local maps
+    // as either stock scheduler, and the map phase ends sooner.
     for (Outcome d : out.subList(0, 2)) {
-      assertTrue(d.dataLocal() > out.get(2).dataLocal(), d + " vs " + out.get(2));
-      assertTrue(d.rounds() <= out.get(2).rounds(), d + " vs " + out.get(2));
+      for (Outcome stock : out.subList(2, 4)) {
+        assertTrue(d.dataLocal() >= stock.dataLocal(), d + " vs " + stock);
+        assertTrue(d.rounds() < stock.rounds(), d + " vs " + stock);
+      }
     }
   }
 }

@@ -73,6 +73,30 @@ final class AmModel {
     return t;
   }
 
+  /**
+   * Where the AM's next container on {@code host} would find its task: 0 in the host's own list
+   * (data-local), 1 in the rack's, 2 anywhere else, -1 nothing pending.
+   */
+  int peekKind(String host, String rack) {
+    if (first(byHost.get(host)) >= 0) {
+      return 0;
+    }
+    if (first(byRack.get(rack)) >= 0) {
+      return 1;
+    }
+    return first(all) >= 0 ? 2 : -1;
+  }
+
+  /** True if some pending task could still run data-local on a host other than {@code host}. */
+  boolean localElsewhere(String host, java.util.function.Predicate<String> alive) {
+    for (Map.Entry<String, TaskList> e : byHost.entrySet()) {
+      if (!e.getKey().equals(host) && alive.test(e.getKey()) && first(e.getValue()) >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The task is no longer pending at the AM (it ran, or the AM dropped it). */
   void markTaken(int task) {
     if (task >= 0 && task < assigned.length) {

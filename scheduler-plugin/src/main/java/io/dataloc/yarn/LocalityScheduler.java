@@ -741,8 +741,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     if (host < 0) {
       return false;
     }
+    Set<Long> excluded = new java.util.HashSet<>();
     for (int tries = 0; tries < 8; tries++) {
-      Decision d = engine.onSlotFree(host);
+      Decision d = engine.onSlotFree(host, excluded);
       if (d == null) {
         return false;
       }
@@ -757,12 +758,17 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         }
         continue;
       }
+      if (a.am != null && declineNonLocal(a, node, d)) {
+        excluded.add(a.jobId);
+        continue;
+      }
       NodeType type = localityFor(attempt, key, node);
       RMContainer c = type == null ? null : allocateOne(attempt, key, node, type);
       if (c == null) {
         engine.taskFailed(d.task());
         return false;
       }
+      a.declines.remove(node.getNodeName());
       if (a.am != null) {
         int amTask = a.am.take(node.getNodeName(), node.getRackName());
         d = engine.replaceStarted(d, engine.task(a.jobId, amTask));
@@ -773,6 +779,33 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       return true;
     }
     return false;
+  }
+
+  /**
+   * For a job whose AM we replay: if the AM would run a non-local task in a container on this
+   * node while some of its pending tasks can still run data-local on other live nodes, decline
+   * (the decision is taken back, the job's tasks queued for this node go to nodes that can run
+   * them locally) — at most {@code delay.node} times in a row per node, then accept, so no job
+   * waits for ever.
+   */
+  private boolean declineNonLocal(AppState a, FiCaSchedulerNode node, Decision d) {
+    int kind = a.am.peekKind(node.getNodeName(), node.getRackName());
+    if (kind == 0 || kind < 0) {
+      return false;
+    }
+    int declined = a.declines.getOrDefault(node.getNodeName(), 0);
+    if (declined >= settings.nodeDelay()
+        || !a.am.localElsewhere(node.getNodeName(), h -> engine.state().hostIndex(h) >= 0
+            && engine.state().alive(engine.state().hostIndex(h)))) {
+      return false;
+    }
+    a.declines.put(node.getNodeName(), declined + 1);
+    engine.unpick(d);
+    int moved = engine.releaseQueued(a.jobId, engine.state().hostIndex(node.getNodeName()));
+    if (moved > 0) {
+      dmetrics.replans.incr();
+    }
+    return true;
   }
 
   private DatalocAppAttempt currentAttempt(ApplicationId id) {
@@ -1035,6 +1068,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     int nodeLocal;
     int rackLocal;
     int offSwitch;
+    /** Consecutive declined containers per node (AM would have run a non-local task there). */
+    final Map<String, Integer> declines = new HashMap<>();
 
     AppState(ApplicationId id, long jobId, String user) {
       this.id = id;

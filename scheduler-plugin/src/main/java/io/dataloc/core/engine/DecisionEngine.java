@@ -305,10 +305,22 @@ public final class DecisionEngine {
 
   /** A slot on {@code host} is free: what runs there, or null (nothing suitable). */
   public Decision onSlotFree(int host) {
+    return onSlotFree(host, java.util.Set.of());
+  }
+
+  /** As {@link #onSlotFree(int)}, never choosing a task of the excluded jobs (caller's ids). */
+  public Decision onSlotFree(int host, java.util.Set<Long> excludedJobs) {
     if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
       return null;
     }
-    OnlinePolicy.Pick pick = policy.pick(host);
+    java.util.Set<JobState> excluded = new java.util.HashSet<>();
+    for (long id : excludedJobs) {
+      JobState j = jobs.get(id);
+      if (j != null) {
+        excluded.add(j);
+      }
+    }
+    OnlinePolicy.Pick pick = excluded.isEmpty() ? policy.pick(host) : policy.pick(host, excluded);
     if (pick == null) {
       return null;
     }
@@ -351,6 +363,38 @@ public final class DecisionEngine {
       startedAt = Arrays.copyOf(startedAt, Math.max(task + 1, startedAt.length * 2));
     }
     startedAt[task] = state.now;
+  }
+
+  /**
+   * Takes back a decision that could not be carried out: the task is pending again, in its
+   * host's queue if it was local there, else routed.
+   */
+  public void unpick(Decision d) {
+    if (state.state(d.task()) != TaskState.RUNNING) {
+      return;
+    }
+    JobState j = state.job(d.task());
+    j.running--;
+    j.pending++;
+    state.stopOn(d.task());
+    state.requeue(d.task());
+    policy.enqueuePlanned(d.task(), d.host(), d.level());
+  }
+
+  /**
+   * The job cannot use {@code host} for now (its tasks there would not be local): its tasks queued
+   * for that host are routed again, to hosts that can run them. Returns how many moved.
+   */
+  public int releaseQueued(long jobId, int host) {
+    int moved = 0;
+    for (int t : pendingTasks(jobId)) {
+      if (policy.queueHostOf(t) == host) {
+        policy.removed(t);
+        policy.routeAvoiding(t, host);
+        moved++;
+      }
+    }
+    return moved;
   }
 
   /** Pending (queued) engine tasks of a job, in task order. */

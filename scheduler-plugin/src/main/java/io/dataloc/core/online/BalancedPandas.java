@@ -237,6 +237,12 @@ public final class BalancedPandas implements OnlinePolicy {
   }
 
   @Override
+  public int queueHostOf(int task) {
+    int o = owners.get(task);
+    return o < 0 ? -1 : o / 3;
+  }
+
+  @Override
   public int[] hostLost(int host) {
     if (host >= queues.size()) {
       return new int[0];

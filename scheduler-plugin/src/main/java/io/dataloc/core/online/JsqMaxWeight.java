@@ -62,10 +62,15 @@ public final class JsqMaxWeight implements OnlinePolicy {
 
   @Override
   public void route(int task) {
+    routeAvoiding(task, -1);
+  }
+
+  @Override
+  public void routeAvoiding(int task, int avoid) {
     TaskQueue best = common;
     int ties = 1;
     for (int h : s.replicas(task)) {
-      if (!s.alive(h)) {
+      if (!s.alive(h) || h == avoid) {
         continue;
       }
       TaskQueue q = localQueue(h);
@@ -113,17 +118,38 @@ public final class JsqMaxWeight implements OnlinePolicy {
 
   @Override
   public Pick pick(int host) {
+    return pick(host, java.util.Set.of());
+  }
+
+  @Override
+  public int queueHostOf(int task) {
+    int o = owners.get(task);
+    return o == COMMON ? -1 : o;
+  }
+
+  @Override
+  public Pick pick(int host, java.util.Set<io.dataloc.core.engine.JobState> excluded) {
     TaskQueue mine = localQueue(host);
     long qm = mine.size();
     long qc = common.size();
     int[] owner = owners.array(s.taskCount());
     if (qm > 0 && rates.alpha() * qm >= rates.gamma() * qc) {
-      int t = mine.poll(s, owner);
-      return new Pick(t, s.level(t, host), LOCAL_REASON);
+      int t = mine.poll(s, owner, excluded);
+      if (t >= 0) {
+        return new Pick(t, s.level(t, host), LOCAL_REASON);
+      }
     }
     if (qc > 0) {
-      int t = common.poll(s, owner);
-      return new Pick(t, s.level(t, host), qm == 0 ? COMMON_REASON_EMPTY : COMMON_REASON);
+      int t = common.poll(s, owner, excluded);
+      if (t >= 0) {
+        return new Pick(t, s.level(t, host), qm == 0 ? COMMON_REASON_EMPTY : COMMON_REASON);
+      }
+    }
+    if (qm > 0) {
+      int t = mine.poll(s, owner, excluded);
+      if (t >= 0) {
+        return new Pick(t, s.level(t, host), LOCAL_REASON);
+      }
     }
     if (steal) {
       TaskQueue longest = longestLocalQueue();
@@ -131,8 +157,10 @@ public final class JsqMaxWeight implements OnlinePolicy {
       // victim's k slots at rate α each, waits Q/(k·α); a remote run takes 1/γ; steal iff γ·Q > k·α.
       if (longest != null
           && rates.gamma() * longest.size() > rates.alpha() * Math.max(1, s.slots(longest.id()))) {
-        int t = longest.poll(s, owner);
-        return new Pick(t, s.level(t, host), STEAL_REASON);
+        int t = longest.poll(s, owner, excluded);
+        if (t >= 0) {
+          return new Pick(t, s.level(t, host), STEAL_REASON);
+        }
       }
     }
     return null;

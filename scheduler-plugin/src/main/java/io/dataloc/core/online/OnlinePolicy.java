@@ -49,6 +49,24 @@ public interface OnlinePolicy {
   Pick pick(int host);
 
   /**
+   * As {@link #pick(int)}, but never a task of the {@code excluded} jobs (the caller found they
+   * cannot use this host now). The default ignores the exclusion; callers bound their retries.
+   */
+  default Pick pick(int host, java.util.Set<io.dataloc.core.engine.JobState> excluded) {
+    return pick(host);
+  }
+
+  /** Routes a pending task anywhere but {@code avoid} (which cannot run it well now). */
+  default void routeAvoiding(int task, int avoid) {
+    route(task);
+  }
+
+  /** The host whose own queue holds this queued task, or -1 (a shared queue, or no queues). */
+  default int queueHostOf(int task) {
+    return -1;
+  }
+
+  /**
    * Host h is gone: return the tasks queued specifically for it (to be routed again); the engine
    * re-routes them with {@link #route}.
    */

@@ -56,8 +56,16 @@ public final class TaskQueue {
 
   /** Removes and returns the next task by job ordering, or -1. */
   public int poll(EngineState s, int[] owner) {
+    return poll(s, owner, java.util.Set.of());
+  }
+
+  /** As {@link #poll(EngineState, int[])}, skipping the excluded jobs. */
+  public int poll(EngineState s, int[] owner, java.util.Set<JobState> excluded) {
     JobState best = null;
     for (JobState j : counts.keySet()) {
+      if (excluded.contains(j)) {
+        continue;
+      }
       if (best == null || s.compareJobs(j, best) < 0) {
         best = j;
       }
