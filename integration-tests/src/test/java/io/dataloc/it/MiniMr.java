@@ -61,7 +61,11 @@ final class MiniMr implements AutoCloseable {
       Map<String, String> hostRack, int nodeMemoryMb, Path dir) throws Exception {
     QueueMetrics.clearQueueMetrics();
     DefaultMetricsSystem.shutdown();
+    // Fake host names (h1, h2, ...) cannot be resolved: token services must use names. (Set here,
+    // not in a core-site.xml, which would also reach the real MapReduce JVMs of the e2e tests.)
+    org.apache.hadoop.security.SecurityUtil.setTokenServiceUseIp(false);
     YarnConfiguration conf = new YarnConfiguration();
+    conf.setBoolean("hadoop.security.token.service.use_ip", false);
     conf.setClass(YarnConfiguration.RM_SCHEDULER, scheduler, ResourceScheduler.class);
     conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 1024);
     Path table = dir.resolve("topology.table");
