@@ -93,11 +93,21 @@ final class MrJob {
     return out;
   }
 
-  /** One AM heartbeat: send changed asks and releases, match what arrives. */
+  private List<String> blacklistAdditions = new ArrayList<>();
+
+  /** Asks the RM never to place this job's containers on these hosts (sent with the next heartbeat). */
+  void blacklist(String... hosts) {
+    blacklistAdditions.addAll(List.of(hosts));
+  }
+
+  /** One AM heartbeat: send changed asks, releases and blacklist changes; match what arrives. */
   void heartbeat() throws Exception {
     List<ContainerId> rel = new ArrayList<>(release);
     release.clear();
-    List<Container> got = am.allocate(asks(), rel).getAllocatedContainers();
+    var request = org.apache.hadoop.yarn.api.protocolrecords.AllocateRequest.newInstance(0, 0F, asks(), rel,
+        org.apache.hadoop.yarn.api.records.ResourceBlacklistRequest.newInstance(blacklistAdditions, List.of()));
+    blacklistAdditions = new ArrayList<>();
+    List<Container> got = am.allocate(request).getAllocatedContainers();
     assign(got);
   }
 

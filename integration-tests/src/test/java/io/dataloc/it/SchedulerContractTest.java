@@ -173,6 +173,42 @@ class SchedulerContractTest {
   }
 
   @Test
+  void blacklistedNodesGetNoContainersOfTheJob() throws Exception {
+    try (MiniMr c = cluster("blacklist", Map.of())) {
+      List<List<String>> splits = Scenarios.spread(16, 4, 2, 23);
+      MrJob job = c.launch(c.submit("gina", splits), "h1", splits);
+      LocalityComparisonTest.awaitPlan(c);
+      job.blacklist("h3");
+      assertTrue(Rounds.run(c, job, 200) > 0, "every map ran elsewhere");
+      for (String host : job.ranOn) {
+        assertTrue(!"h3".equals(host), "a map ran on the blacklisted node");
+      }
+      assertEquals(0, job.released, "never allocated beyond the asks");
+      assertEquals(0, scheduler(c).datalocMetrics().errors());
+    }
+  }
+
+  @Test
+  void aFailedAmAttemptIsRetriedAndTheNewAttemptIsServed() throws Exception {
+    try (MiniMr c = cluster("retry", Map.of())) {
+      List<List<String>> splits = Scenarios.spread(8, 4, 2, 29);
+      RMApp app = c.submit("hank", splits);
+      MrJob first = c.launch(app, "h1", splits);
+      LocalityComparisonTest.awaitPlan(c);
+      var attempt = first.am.getApplicationAttemptId();
+      c.nodes.get("h1").nodeHeartbeat(attempt, 1, org.apache.hadoop.yarn.api.records.ContainerState.COMPLETE);
+      c.rm.drainEvents();
+      c.rm.waitForState(attempt, org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState.FAILED);
+      MrJob second = new MrJob(MockRM.launchAndRegisterAM(app, c.rm, c.nodes.get("h2")), splits, c.rackOf);
+      assertEquals(2, second.am.getApplicationAttemptId().getAttemptId());
+      assertTrue(Rounds.run(c, second, 200) > 0, "the second attempt's maps all ran");
+      LocalityScheduler s = scheduler(c);
+      assertEquals(0, s.datalocMetrics().errors());
+      assertEquals("online", s.jobReports().get(0).phase(), "after an AM retry the job is served from its asks");
+    }
+  }
+
+  @Test
   void theReferenceTableNamesEveryKeyOnce() {
     String table = DatalocConfiguration.markdownTable();
     for (DatalocConfiguration.Key k : DatalocConfiguration.KEYS) {
