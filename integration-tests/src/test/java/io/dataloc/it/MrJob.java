@@ -98,6 +98,7 @@ final class MrJob {
   /** Asks the RM never to place this job's containers on these hosts (sent with the next heartbeat). */
   void blacklist(String... hosts) {
     blacklistAdditions.addAll(List.of(hosts));
+    blacklisted.addAll(List.of(hosts));
   }
 
   /** One AM heartbeat: send changed asks, releases and blacklist changes; match what arrives. */
@@ -107,9 +108,32 @@ final class MrJob {
     var request = org.apache.hadoop.yarn.api.protocolrecords.AllocateRequest.newInstance(0, 0F, asks(), rel,
         org.apache.hadoop.yarn.api.records.ResourceBlacklistRequest.newInstance(blacklistAdditions, List.of()));
     blacklistAdditions = new ArrayList<>();
-    List<Container> got = am.allocate(request).getAllocatedContainers();
-    assign(got);
+    var response = am.allocate(request);
+    for (var status : response.getCompletedContainersStatuses()) {
+      int[] run = running.remove(status.getContainerId());
+      if (run != null && status.getExitStatus() != 0) {
+        // Lost or killed before it finished: the map is pending again (the real AM re-requests it).
+        requeue(run[0]);
+      }
+    }
+    assign(response.getAllocatedContainers());
   }
+
+  private void requeue(int t) {
+    pending[t] = true;
+    ranOn[t] = null;
+    for (String h : splits.get(t)) {
+      add(hostAsk, h, 1);
+    }
+    for (String r : racks(t)) {
+      add(rackAsk, r, 1);
+    }
+    anyAsk++;
+    changed.add("*");
+  }
+
+  /** Hosts blacklisted so far. */
+  final Set<String> blacklisted = new LinkedHashSet<>();
 
   private void assign(List<Container> containers) {
     List<Container> left = new ArrayList<>(containers);
@@ -160,13 +184,25 @@ final class MrJob {
   void tick(Map<String, MockNM> nodes) throws Exception {
     for (var it = running.entrySet().iterator(); it.hasNext(); ) {
       var e = it.next();
+      MockNM nm = nodes.get(containerHost.get(e.getKey()));
+      if (nm == null) {
+        continue; // its node is gone; the RM reports the container lost
+      }
       if (--e.getValue()[1] <= 0) {
         done[e.getValue()[0]] = true;
-        MockNM nm = nodes.get(containerHost.get(e.getKey()));
         nm.nodeHeartbeat(am.getApplicationAttemptId(), e.getKey().getContainerId(), ContainerState.COMPLETE);
         it.remove();
       }
     }
+  }
+
+  String describe() {
+    int p = 0;
+    for (boolean b : pending) {
+      p += b ? 1 : 0;
+    }
+    return am.getApplicationAttemptId() + ": pending " + p + ", running " + running.size() + ", any ask " + anyAsk
+        + ", blacklisted " + blacklisted;
   }
 
   boolean finished() {

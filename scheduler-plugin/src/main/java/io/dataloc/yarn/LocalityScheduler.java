@@ -715,7 +715,13 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     ContainerId id = BuilderUtils.newContainerId(attempt.getApplicationAttemptId(), attempt.getNewContainerId());
     Container container = BuilderUtils.newContainer(id, node.getNodeID(), node.getRMNode().getHttpAddress(),
         capability, key.getPriority(), null, key.getAllocationRequestId());
-    RMContainer rmc = attempt.allocate(type, node, key, container);
+    // Lock order as in allocate(): the attempt's monitor before its write lock (addToNewlyAllocated-
+    // Containers synchronizes on the attempt). Taking the write lock first deadlocked against an AM
+    // heartbeat; the randomized sequences found it.
+    RMContainer rmc;
+    synchronized (attempt) {
+      rmc = attempt.allocate(type, node, key, container);
+    }
     if (rmc != null) {
       node.allocateContainer(rmc);
       Resources.addTo(used, capability);
@@ -752,7 +758,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       SchedulerRequestKey key = attempt == null ? null : mapKey(attempt);
       if (key == null || attempt.isStopped() || attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0
           || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
-        engine.taskFailed(d.task());
+        engine.taskRefused(d.task(), host);
         if (a != null) {
           reconcile(a, attempt, key, true);
         }
@@ -838,9 +844,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   /**
    * Keeps the engine's pending maps of a job true to the application's live asks. Planned jobs
-   * trust the plan and the AM replay, and only drop their queue when the AM no longer asks for
-   * maps at all; jobs served online hold exactly as many pending tasks as the AM asks for, built
-   * from its host-level asks.
+   * trust the plan and the AM replay: they drop their queue when the AM no longer asks for maps at
+   * all, and take extra tasks from the asks when the AM asks for more than the plan holds (maps
+   * re-requested after a lost container), but never shrink below the plan (the AM may cap its
+   * asks with mapreduce.job.running.map.limit). Jobs served online hold exactly as many pending
+   * tasks as the AM asks for, built from its host-level asks.
    */
   private void reconcile(AppState a, DatalocAppAttempt attempt, SchedulerRequestKey key, boolean afterMiss) {
     if (a.phase == Phase.READING || a.phase == Phase.PLANNING) {
@@ -862,6 +870,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     if (a.phase == Phase.PLANNED) {
       if (key == null && !pending.isEmpty()) {
         pending.forEach(engine::dropPending);
+        dmetrics.replans.incr();
+      } else if (key != null && wanted > pending.size()) {
+        // The AM asks for more maps than the plan still holds (it re-requests maps whose
+        // containers were lost): serve the difference from its asks.
+        engine.addTasks(a.jobId, a.user, pseudoTasks(attempt, key, pending, wanted - pending.size()));
         dmetrics.replans.incr();
       }
       return;

@@ -441,6 +441,22 @@ public final class DecisionEngine {
     state.setState(task, TaskState.DONE);
   }
 
+  /**
+   * A decision on {@code host} could not be carried out there (the application excludes that
+   * host, say): the task is pending again and routed anywhere but that host.
+   */
+  public void taskRefused(int task, int host) {
+    if (state.state(task) != TaskState.RUNNING) {
+      return;
+    }
+    JobState j = state.job(task);
+    j.running--;
+    j.pending++;
+    state.stopOn(task);
+    state.requeue(task);
+    policy.routeAvoiding(task, host);
+  }
+
   /** The task failed or its container was lost: it becomes pending again and is routed. */
   public void taskFailed(int task) {
     if (state.state(task) != TaskState.RUNNING) {
