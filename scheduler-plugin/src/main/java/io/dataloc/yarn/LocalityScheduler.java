@@ -230,7 +230,6 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       engine.addHost(n.getNodeName(), n.getRackName(), slots(n));
     }
     containerTask.clear();
-    byJob.clear();
     for (AppState a : apps.values()) {
       a.goOnline("reconfigured");
     }
