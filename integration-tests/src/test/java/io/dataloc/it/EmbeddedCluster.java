@@ -80,6 +80,9 @@ final class EmbeddedCluster {
       yarn.start();
       progress.accept(label + ": YARN up (" + scheduler.getSimpleName() + "); running wordcount");
       Job job = Job.getInstance(new Configuration(yarn.getConfig()), "wordcount-" + label);
+      // No speculative attempts: the locality counters then count each map exactly once.
+      job.getConfiguration().setBoolean("mapreduce.map.speculative", false);
+      job.getConfiguration().setBoolean("mapreduce.reduce.speculative", false);
       job.setJarByClass(EmbeddedCluster.class);
       job.setMapperClass(TokenCounterMapper.class);
       job.setCombinerClass(IntSumReducer.class);
