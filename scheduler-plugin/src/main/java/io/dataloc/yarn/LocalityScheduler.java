@@ -5,7 +5,6 @@ import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.JobState;
 import io.dataloc.core.model.Assignment;
 import io.dataloc.core.model.Evaluation;
-import io.dataloc.core.model.Level;
 import io.dataloc.core.offline.Assigner;
 import io.dataloc.core.offline.AssignerOptions;
 import io.dataloc.core.offline.Assigners;
@@ -1115,10 +1114,5 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         default -> offSwitch++;
       }
     }
-  }
-
-  /** Locality level of a node type (for reports). */
-  static Level level(NodeType type) {
-    return type == NodeType.NODE_LOCAL ? Level.LOCAL : type == NodeType.RACK_LOCAL ? Level.RACK : Level.REMOTE;
   }
 }

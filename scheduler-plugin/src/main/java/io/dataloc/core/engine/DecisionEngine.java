@@ -105,12 +105,7 @@ public final class DecisionEngine {
       moved++;
     }
     for (int t = 0; t < state.taskCount(); t++) {
-      if (state.state(t) == TaskState.RUNNING && state.hostOf(t) == host) {
-        JobState j = state.job(t);
-        j.running--;
-        j.pending++;
-        state.stopOn(t);
-        state.requeue(t);
+      if (state.state(t) == TaskState.RUNNING && state.hostOf(t) == host && backToPending(t)) {
         policy.route(t);
         moved++;
       }
@@ -370,15 +365,9 @@ public final class DecisionEngine {
    * host's queue if it was local there, else routed.
    */
   public void unpick(Decision d) {
-    if (state.state(d.task()) != TaskState.RUNNING) {
-      return;
+    if (backToPending(d.task())) {
+      policy.enqueuePlanned(d.task(), d.host(), d.level());
     }
-    JobState j = state.job(d.task());
-    j.running--;
-    j.pending++;
-    state.stopOn(d.task());
-    state.requeue(d.task());
-    policy.enqueuePlanned(d.task(), d.host(), d.level());
   }
 
   /**
@@ -446,28 +435,29 @@ public final class DecisionEngine {
    * host, say): the task is pending again and routed anywhere but that host.
    */
   public void taskRefused(int task, int host) {
-    if (state.state(task) != TaskState.RUNNING) {
-      return;
+    if (backToPending(task)) {
+      policy.routeAvoiding(task, host);
     }
-    JobState j = state.job(task);
-    j.running--;
-    j.pending++;
-    state.stopOn(task);
-    state.requeue(task);
-    policy.routeAvoiding(task, host);
   }
 
   /** The task failed or its container was lost: it becomes pending again and is routed. */
   public void taskFailed(int task) {
+    if (backToPending(task)) {
+      policy.route(task);
+    }
+  }
+
+  /** A running task becomes pending (not yet queued anywhere); false if it was not running. */
+  private boolean backToPending(int task) {
     if (state.state(task) != TaskState.RUNNING) {
-      return;
+      return false;
     }
     JobState j = state.job(task);
     j.running--;
     j.pending++;
     state.stopOn(task);
     state.requeue(task);
-    policy.route(task);
+    return true;
   }
 
   /** The engine task number of a job's i-th task, or -1. */

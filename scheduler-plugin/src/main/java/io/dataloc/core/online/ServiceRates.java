@@ -23,11 +23,6 @@ public final class ServiceRates {
     this.minSamples = minSamples;
   }
 
-  /** Rates from decimals, e.g. {@code of(0.8, 0.5, 0.2)} (three decimals at most). */
-  public static ServiceRates of(double alpha, double beta, double gamma) {
-    return new ServiceRates(Math.round(alpha * 1000), Math.round(beta * 1000), Math.round(gamma * 1000), 0);
-  }
-
   private static void check(long alpha, long beta, long gamma) {
     if (gamma <= 0 || beta < gamma || alpha < beta || alpha > 1000) {
       throw new IllegalArgumentException(
