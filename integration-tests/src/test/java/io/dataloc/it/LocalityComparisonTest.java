@@ -19,8 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The same MapReduce-like jobs under Dataloc (bar and flow), FifoScheduler and CapacityScheduler,
  * in one test run, on a MockRM with distinct hosts on two racks. It prints the comparison table
- * the README quotes and asserts what holds today; where Dataloc does not yet beat the stock
- * schedulers (the issue's goal), the README says so and why.
+ * the README quotes and asserts that Dataloc is at least as data-local and better balanced.
  */
 class LocalityComparisonTest {
   @TempDir Path dir;
@@ -85,12 +84,15 @@ class LocalityComparisonTest {
     // 24 one-block maps, replication 2, 4 hosts of 8 containers: greedy fills the first hosts.
     List<Outcome> out = compare("spread", Scenarios.twoRacks(4), Scenarios.spread(24, 4, 2, 7), 8192);
     assertEveryMapRanOnce(out);
-    // Spread blocks: the stock schedulers are already fully data-local here; Dataloc matches them.
-    // Its busiest host (8-9 across runs) and its map phase (2 rounds against 1) are not better:
-    // the README's comparison says why.
+    // Spread blocks: the stock schedulers are already fully data-local here but fill the hosts that
+    // heartbeat first (8 on the busiest where 6 is ideal). Dataloc matches their locality and
+    // keeps to its levelled plan: 6 per host. The price in this harness is one more round: a
+    // host declines a container whose map would break the plan and takes it a heartbeat later.
     for (Outcome d : out.subList(0, 2)) {
+      assertEquals(6, d.maxPerHost(), d.toString());
       for (Outcome stock : out.subList(2, 4)) {
         assertTrue(d.dataLocal() >= stock.dataLocal(), d + " vs " + stock);
+        assertTrue(d.maxPerHost() < stock.maxPerHost(), d + " vs " + stock);
       }
     }
   }
@@ -99,11 +101,16 @@ class LocalityComparisonTest {
   void skewedBlocksOnSixHosts() throws Exception {
     List<Outcome> out = compare("skewed", Scenarios.twoRacks(6), Scenarios.skewed(24, 6, 2, 2, 11), 8192);
     assertEveryMapRanOnce(out);
-    // With blocks on two hosts the plan keeps maps on their data: at least as many data-local maps
-    // as either stock scheduler, and the map phase ends sooner.
+    // With blocks on two hosts the plan keeps maps on their data: every map data-local (more than
+    // either stock scheduler), the map phase ends sooner, and the busiest host runs fewer maps than
+    // under CapacityScheduler. FifoScheduler's busiest host is lighter only because it runs a third
+    // of the maps away from their data.
+    Outcome capacity = out.get(3);
     for (Outcome d : out.subList(0, 2)) {
+      assertEquals(d.maps(), d.dataLocal(), d.toString());
+      assertTrue(d.maxPerHost() < capacity.maxPerHost(), d + " vs " + capacity);
       for (Outcome stock : out.subList(2, 4)) {
-        assertTrue(d.dataLocal() >= stock.dataLocal(), d + " vs " + stock);
+        assertTrue(d.dataLocal() > stock.dataLocal(), d + " vs " + stock);
         assertTrue(d.rounds() < stock.rounds(), d + " vs " + stock);
       }
     }

@@ -73,6 +73,11 @@ final class AmModel {
     return t;
   }
 
+  /** The first pending task of {@code host}'s own list (the AM's data-local pick there), or -1. */
+  int peekLocal(String host) {
+    return first(byHost.get(host));
+  }
+
   /**
    * Where the AM's next container on {@code host} would find its task: 0 in the host's own list
    * (data-local), 1 in the rack's, 2 anywhere else, -1 nothing pending.

@@ -18,6 +18,7 @@ public class DatalocMetrics {
   @Metric("Map containers allocated rack-local") MutableCounterLong mapsRackLocal;
   @Metric("Map containers allocated off-switch") MutableCounterLong mapsOffSwitch;
   @Metric("Other containers allocated (AM, reduces, retries)") MutableCounterLong otherContainers;
+  @Metric("Map containers declined for a heartbeat to keep a plan data-local") MutableCounterLong declines;
   @Metric("Plans made") MutableCounterLong plansMade;
   @Metric("Plans that failed (job served online)") MutableCounterLong plansFailed;
   @Metric("Plans that exceeded the time budget (fallback assigner used)") MutableCounterLong plansOverBudget;

@@ -8,6 +8,7 @@ import io.dataloc.core.model.Evaluation;
 import io.dataloc.core.offline.Assigner;
 import io.dataloc.core.offline.AssignerOptions;
 import io.dataloc.core.offline.Assigners;
+import io.dataloc.core.offline.HostLevelling;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -106,6 +107,8 @@ import org.slf4j.LoggerFactory;
 public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, FiCaSchedulerNode>
     implements Configurable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+  /** Bound on {@link HostLevelling} chain moves per plan (each is one search over the job's tasks). */
+  private static final int LEVELLING_MOVES = 2_000;
 
   private Configuration conf;
   private volatile DatalocConfiguration.Settings settings;
@@ -529,11 +532,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         a.goOnline("planning failed or exceeded its budget");
         return;
       }
-      if (placement.amOrder()) {
-        plan = AmConsistentPlan.repair(input.problem(), plan, Math.min(500, 4 * input.problem().tasks()));
-      }
+      plan = HostLevelling.level(input.problem(), plan, LEVELLING_MOVES);
       DecisionEngine.Admission adm = engine.applyPlan(a.jobId, a.user, placement.hostsPerTask(), input, plan);
       a.plan = adm.plan();
+      shape(a, input.problem(), plan);
       a.planner = used;
       a.planMillis = millis;
       a.tasks = placement.hostsPerTask().size();
@@ -549,6 +551,19 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       LOG.info("Dataloc planned {} ({} maps from {}) with {} in {} ms: makespan {} (lower bound {}), {} local",
           a.id, a.tasks, a.source, used, String.format("%.1f", millis), adm.plan().makespan() / 1000.0,
           adm.plan().lowerBound() / 1000.0, adm.plan().local());
+    }
+  }
+
+  /** Records the plan's waves and per-host concurrency (see {@link #declinePlanBreaking}). */
+  private static void shape(AppState a, io.dataloc.core.model.Problem p, Assignment plan) {
+    int[] perHost = new int[p.cluster().hostCount()];
+    for (int t = 0; t < p.tasks(); t++) {
+      perHost[p.hostOf(plan.server(t))]++;
+    }
+    for (int h = 0; h < perHost.length; h++) {
+      int slots = Math.max(1, p.cluster().slots(h));
+      a.planWaves = Math.max(a.planWaves, (perHost[h] + slots - 1) / slots);
+      a.planConcurrency = Math.max(a.planConcurrency, Math.min(perHost[h], slots));
     }
   }
 
@@ -678,7 +693,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         RMContainer c = allocateOne(attempt, key, node, type);
         if (c != null) {
           if (isMapKey(key)) {
-            countMap(type, a);
+            countMap(type, a, node.getNodeName());
           } else {
             dmetrics.otherContainers.incr();
           }
@@ -728,7 +743,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     return rmc;
   }
 
-  private void countMap(NodeType type, AppState a) {
+  private void countMap(NodeType type, AppState a, String host) {
     switch (type) {
       case NODE_LOCAL -> dmetrics.mapsNodeLocal.incr();
       case RACK_LOCAL -> dmetrics.mapsRackLocal.incr();
@@ -736,6 +751,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     }
     if (a != null) {
       a.count(type);
+      a.mapsOn.merge(host, 1, Integer::sum);
     }
   }
 
@@ -754,15 +770,24 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       AppState a = byJob.get(d.jobId());
       DatalocAppAttempt attempt = a == null ? null : currentAttempt(a.id);
       SchedulerRequestKey key = attempt == null ? null : mapKey(attempt);
-      if (key == null || attempt.isStopped() || attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0
-          || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
+      if (key == null || attempt.isStopped() || attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0) {
+        // The application does not ask for maps right now (not yet, or all asked for are
+        // allocated): its plan stays as it is and it sits out this heartbeat.
+        engine.unpick(d);
+        excluded.add(d.jobId());
+        if (a != null) {
+          reconcile(a, attempt, key, true);
+        }
+        continue;
+      }
+      if (SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
         engine.taskRefused(d.task(), host);
         if (a != null) {
           reconcile(a, attempt, key, true);
         }
         continue;
       }
-      if (a.am != null && declineNonLocal(a, node, d)) {
+      if (a.am != null && (declineNonLocal(a, node, d) || declinePlanBreaking(a, node, d))) {
         excluded.add(a.jobId);
         continue;
       }
@@ -778,7 +803,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         d = engine.replaceStarted(d, engine.task(a.jobId, amTask));
       }
       containerTask.put(c.getContainerId(), d.task());
-      countMap(type, a);
+      countMap(type, a, node.getNodeName());
       a.lastReason = d.reason();
       return true;
     }
@@ -804,11 +829,44 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       return false;
     }
     a.declines.put(node.getNodeName(), declined + 1);
+    dmetrics.declines.incr();
     engine.unpick(d);
     int moved = engine.releaseQueued(a.jobId, engine.state().hostIndex(node.getNodeName()));
     if (moved > 0) {
       dmetrics.replans.incr();
     }
+    return true;
+  }
+
+  /**
+   * For a job whose AM we replay: the AM will run, in a container here, the first pending task of
+   * this host's list. If that task was planned for another host, the plan is re-matched along a
+   * chain of hosts so each keeps its number of data-local tasks. If no chain exists, taking the
+   * container moves one task of the plan from that host to this one; that is accepted when this
+   * host then stays within the plan's shape (no more waves than the plan's busiest host, no more
+   * tasks at once than the plan puts on any host), and otherwise declined for this heartbeat: the
+   * node asks again on its next one, when other hosts have taken their tasks. At most
+   * {@code delay.node} declines in a row per node, then accept, so no job waits for ever.
+   */
+  private boolean declinePlanBreaking(AppState a, FiCaSchedulerNode node, Decision d) {
+    int amTask = a.am.peekLocal(node.getNodeName());
+    if (amTask < 0 || engine.replaceKeepsLocality(d, engine.task(a.jobId, amTask))) {
+      return false;
+    }
+    int slots = Math.max(1, engine.state().slots(d.host()));
+    // This host's share of the job if it takes the container: the maps it ran or runs, the
+    // container, and its queued tasks (the decided one back among them).
+    int here = a.mapsOn.getOrDefault(node.getNodeName(), 0) + 1 + engine.queuedOn(a.jobId, d.host()) + 1;
+    if ((here + slots - 1) / slots <= a.planWaves && Math.min(here, slots) <= a.planConcurrency) {
+      return false;
+    }
+    int declined = a.declines.getOrDefault(node.getNodeName(), 0);
+    if (declined >= settings.nodeDelay()) {
+      return false;
+    }
+    a.declines.put(node.getNodeName(), declined + 1);
+    engine.unpick(d);
+    dmetrics.declines.incr();
     return true;
   }
 
@@ -1075,12 +1133,17 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     String lastReason = "";
     Evaluation plan;
     double planMillis;
+    /** The plan's shape: waves on its busiest host, and most tasks at once on one host. */
+    int planWaves;
+    int planConcurrency;
     int tasks;
     int nodeLocal;
     int rackLocal;
     int offSwitch;
     /** Consecutive declined containers per node (AM would have run a non-local task there). */
     final Map<String, Integer> declines = new HashMap<>();
+    /** Map containers allocated on each host over the job's life. */
+    final Map<String, Integer> mapsOn = new HashMap<>();
 
     AppState(ApplicationId id, long jobId, String user) {
       this.id = id;

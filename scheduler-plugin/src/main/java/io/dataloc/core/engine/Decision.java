@@ -11,5 +11,6 @@ import io.dataloc.core.model.Level;
  * @param host the engine's host index
  * @param level the locality of the task on that host
  * @param reason why, for logs and the scheduler page (e.g. "local queue (α·Q=4.0 ≥ γ·Q̄=1.2)")
+ * @param queue the host whose local queue the task came from, or -1 (a shared queue)
  */
-public record Decision(long jobId, int taskIndex, int task, int host, Level level, String reason) {}
+public record Decision(long jobId, int taskIndex, int task, int host, Level level, String reason, int queue) {}

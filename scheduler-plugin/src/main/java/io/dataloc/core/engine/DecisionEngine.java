@@ -13,6 +13,7 @@ import io.dataloc.core.offline.Assigners;
 import io.dataloc.core.online.OnlinePolicies;
 import io.dataloc.core.online.OnlinePolicy;
 import io.dataloc.core.online.ServiceRates;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -328,14 +329,16 @@ public final class DecisionEngine {
     j.running++;
     state.startOn(t, host);
     ensureStarted(t);
-    return new Decision(j.id(), state.indexInJob(t), t, host, pick.level(), pick.reason());
+    return new Decision(j.id(), state.indexInJob(t), t, host, pick.level(), pick.reason(), pick.queue());
   }
 
   /**
    * The application ran {@code actualTask} where decision {@code d} meant {@code d.task()} (the
    * MapReduce AM picks the first pending task in the host's list, which may differ): the actual
-   * task becomes running on the decision's host, the decided one pending again, taking the
-   * actual one's queue place where that keeps it local. Returns the decision as it really is.
+   * task becomes running on the decision's host, the decided one pending again. If it came from
+   * this host's queue and a {@linkplain #replaceKeepsLocality local chain} exists, queued tasks
+   * shift along it so every host keeps its planned number of local tasks; otherwise it returns to
+   * the queue it came from. Returns the decision as it really is.
    */
   public Decision replaceStarted(Decision d, int actualTask) {
     if (actualTask == d.task() || actualTask < 0 || actualTask >= state.taskCount()
@@ -344,13 +347,113 @@ public final class DecisionEngine {
       return d;
     }
     int host = d.host();
+    List<int[]> chain = d.queue() == host ? localChain(d.task(), actualTask) : null;
     state.stopOn(d.task());
     state.requeue(d.task());
     state.startOn(actualTask, host);
     ensureStarted(actualTask);
-    policy.replaced(actualTask, d.task());
+    policy.removed(actualTask);
+    if (chain != null) {
+      for (int[] move : chain) {
+        policy.removed(move[0]);
+        policy.enqueuePlanned(move[0], move[1], Level.LOCAL);
+      }
+    } else {
+      // No chain, or the task came from another queue: back to the host queue it came from
+      // (where it is local), else routed like a new arrival.
+      if (d.queue() >= 0 && state.alive(d.queue())) {
+        policy.enqueuePlanned(d.task(), d.queue(), Level.LOCAL);
+      } else {
+        policy.route(d.task());
+      }
+    }
     return new Decision(d.jobId(), state.indexInJob(actualTask), actualTask, host, state.level(actualTask, host),
-        d.reason() + "; the application ran task " + state.indexInJob(actualTask) + " instead");
+        d.reason() + "; the application ran task " + state.indexInJob(actualTask) + " instead", d.queue());
+  }
+
+  /**
+   * Whether the application may run {@code actualTask} (queued) in the container decided for
+   * {@code d} while every queued task of the job keeps a host where it is data-local: {@code d}'s
+   * task goes back to a host queue where it is local, pushing queued tasks of the same job along a
+   * chain of hosts where each is local, ending at the queue {@code actualTask} leaves — so every
+   * host keeps its planned number of tasks. True as well when {@code actualTask} was not queued on
+   * a host (the common queue takes {@code d}'s task), when {@code d}'s task did not come from this
+   * host's own queue (it goes back to the queue it came from), or when the job is too large to
+   * search.
+   */
+  public boolean replaceKeepsLocality(Decision d, int actualTask) {
+    if (actualTask == d.task() || actualTask < 0 || actualTask >= state.taskCount()
+        || policy.queueHostOf(actualTask) < 0 || d.queue() != d.host()) {
+      return true;
+    }
+    return localChain(d.task(), actualTask) != null
+        || pendingTasks(state.job(d.task()).id()).size() > CHAIN_SEARCH_LIMIT;
+  }
+
+  /** Jobs with more queued tasks than this are not searched for local chains (cost per container). */
+  private static final int CHAIN_SEARCH_LIMIT = 20_000;
+
+  /**
+   * Breadth-first search over hosts for the moves ({task, host} pairs) that re-home
+   * {@code returning} while {@code taken} leaves its host queue; null if there is none (or the
+   * job is too large to search).
+   */
+  private List<int[]> localChain(int returning, int taken) {
+    int target = policy.queueHostOf(taken);
+    if (target < 0 || state.job(returning) != state.job(taken)) {
+      return null;
+    }
+    List<Integer> pending = pendingTasks(state.job(returning).id());
+    if (pending.size() > CHAIN_SEARCH_LIMIT) {
+      return null;
+    }
+    Map<Integer, List<Integer>> queuedOn = new HashMap<>();
+    for (int u : pending) {
+      int q = policy.queueHostOf(u);
+      if (q >= 0 && u != taken && u != returning) {
+        queuedOn.computeIfAbsent(q, k -> new ArrayList<>()).add(u);
+      }
+    }
+    int hosts = state.hostCount();
+    int[] prev = new int[hosts];
+    int[] via = new int[hosts];
+    boolean[] seen = new boolean[hosts];
+    ArrayDeque<Integer> frontier = new ArrayDeque<>();
+    int found = reach(returning, -1, prev, via, seen, frontier, target);
+    while (found < 0 && !frontier.isEmpty()) {
+      int x = frontier.poll();
+      for (int u : queuedOn.getOrDefault(x, List.of())) {
+        found = reach(u, x, prev, via, seen, frontier, target);
+        if (found >= 0) {
+          break;
+        }
+      }
+    }
+    if (found < 0) {
+      return null;
+    }
+    List<int[]> moves = new ArrayList<>();
+    for (int y = found; y >= 0; y = prev[y]) {
+      moves.add(new int[] {via[y], y});
+    }
+    return moves;
+  }
+
+  private int reach(int task, int from, int[] prev, int[] via, boolean[] seen, ArrayDeque<Integer> frontier,
+      int target) {
+    for (int y : state.replicas(task)) {
+      if (y == from || seen[y] || !state.alive(y)) {
+        continue;
+      }
+      seen[y] = true;
+      prev[y] = from;
+      via[y] = task;
+      if (y == target) {
+        return y;
+      }
+      frontier.add(y);
+    }
+    return -1;
   }
 
   private void ensureStarted(int task) {
@@ -362,11 +465,12 @@ public final class DecisionEngine {
 
   /**
    * Takes back a decision that could not be carried out: the task is pending again, in its
-   * host's queue if it was local there, else routed.
+   * host's queue if it came from one (or was local there), else routed.
    */
   public void unpick(Decision d) {
     if (backToPending(d.task())) {
-      policy.enqueuePlanned(d.task(), d.host(), d.level());
+      boolean queued = d.queue() >= 0 && state.alive(d.queue());
+      policy.enqueuePlanned(d.task(), queued ? d.queue() : d.host(), queued ? Level.LOCAL : d.level());
     }
   }
 
@@ -384,6 +488,17 @@ public final class DecisionEngine {
       }
     }
     return moved;
+  }
+
+  /** Tasks of a job queued in {@code host}'s local queue. */
+  public int queuedOn(long jobId, int host) {
+    int n = 0;
+    for (int t : pendingTasks(jobId)) {
+      if (policy.queueHostOf(t) == host) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Pending (queued) engine tasks of a job, in task order. */

@@ -132,18 +132,6 @@ public final class BalancedPandas implements OnlinePolicy {
   }
 
   @Override
-  public void replaced(int taken, int returning) {
-    int o = owners.get(taken);
-    removed(taken);
-    int h = o / 3;
-    if (o >= 0 && s.alive(h)) {
-      enqueue(returning, h, Level.values()[o % 3]);
-    } else {
-      route(returning);
-    }
-  }
-
-  @Override
   public void hostAdded(int host) {
     ensureHosts();
     unindex(host);
@@ -230,7 +218,7 @@ public final class BalancedPandas implements OnlinePolicy {
         int t = q[level].poll(s, owners.array(s.taskCount()));
         work[host] = computeWork(host);
         index(host);
-        return new Pick(t, s.level(t, host), WHY[level]);
+        return new Pick(t, s.level(t, host), WHY[level], level == 0 ? host : -1);
       }
     }
     return null;

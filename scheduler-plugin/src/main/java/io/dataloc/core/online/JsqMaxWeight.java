@@ -102,21 +102,6 @@ public final class JsqMaxWeight implements OnlinePolicy {
   }
 
   @Override
-  public void replaced(int taken, int returning) {
-    int o = owners.get(taken);
-    removed(taken);
-    if (o == COMMON) {
-      common.add(s, returning, owners.array(returning));
-    } else if (o >= 0 && s.alive(o)) {
-      TaskQueue q = localQueue(o);
-      q.add(s, returning, owners.array(returning));
-      grew(q);
-    } else {
-      route(returning);
-    }
-  }
-
-  @Override
   public Pick pick(int host) {
     return pick(host, java.util.Set.of());
   }
@@ -136,7 +121,7 @@ public final class JsqMaxWeight implements OnlinePolicy {
     if (qm > 0 && rates.alpha() * qm >= rates.gamma() * qc) {
       int t = mine.poll(s, owner, excluded);
       if (t >= 0) {
-        return new Pick(t, s.level(t, host), LOCAL_REASON);
+        return new Pick(t, s.level(t, host), LOCAL_REASON, host);
       }
     }
     if (qc > 0) {
@@ -148,7 +133,7 @@ public final class JsqMaxWeight implements OnlinePolicy {
     if (qm > 0) {
       int t = mine.poll(s, owner, excluded);
       if (t >= 0) {
-        return new Pick(t, s.level(t, host), LOCAL_REASON);
+        return new Pick(t, s.level(t, host), LOCAL_REASON, host);
       }
     }
     if (steal) {
@@ -159,7 +144,7 @@ public final class JsqMaxWeight implements OnlinePolicy {
           && rates.gamma() * longest.size() > rates.alpha() * Math.max(1, s.slots(longest.id()))) {
         int t = longest.poll(s, owner, excluded);
         if (t >= 0) {
-          return new Pick(t, s.level(t, host), STEAL_REASON);
+          return new Pick(t, s.level(t, host), STEAL_REASON, longest.id());
         }
       }
     }

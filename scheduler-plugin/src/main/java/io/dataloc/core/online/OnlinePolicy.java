@@ -33,18 +33,6 @@ public interface OnlinePolicy {
   /** The task left the pending set without running (its job was removed); forget it. */
   void removed(int task);
 
-  /**
-   * The task {@code taken} leaves the pending set in place of {@code returning} (which a decision
-   * had picked but the application ran {@code taken} instead): {@code returning} takes
-   * {@code taken}'s place, so every queue keeps its length — a plan is a number of tasks per host,
-   * and the application decides which of its tasks fills each. The default forgets one and routes
-   * the other.
-   */
-  default void replaced(int taken, int returning) {
-    removed(taken);
-    route(returning);
-  }
-
   /** Host h has a free slot: the task to run there, or null to leave the slot idle. */
   Pick pick(int host);
 
@@ -75,6 +63,13 @@ public interface OnlinePolicy {
   /** Tasks waiting specifically for host h (its local queue), for plans' initial loads. */
   int queuedFor(int host);
 
-  /** A choice made by {@link #pick}. */
-  record Pick(int task, Level level, String reason) {}
+  /**
+   * A choice made by {@link #pick}: the task, its level on the host, why, and the host whose
+   * local queue it came from (-1: a shared queue or no queue).
+   */
+  record Pick(int task, Level level, String reason, int queue) {
+    public Pick(int task, Level level, String reason) {
+      this(task, level, reason, -1);
+    }
+  }
 }

@@ -1,0 +1,184 @@
+package io.dataloc.core.offline;
+
+import io.dataloc.core.model.Assignment;
+import io.dataloc.core.model.Problem;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+
+/**
+ * Spreads a plan's node-local tasks over hosts. The assigners balance slot loads; when a job has
+ * fewer tasks than the cluster has slots every one-task-per-slot plan has the same makespan, so
+ * nothing stops a plan from filling the first hosts' slots and leaving others idle — and tasks on
+ * one host share its disks and network. This pass keeps the plan's makespan and every task's
+ * locality level and lowers the fill of the fullest host ({@code tasks / slots}) step by step.
+ *
+ * <p>Each step searches, breadth first from the fullest host, for a chain of node-local tasks
+ * {@code h0 → h1 → … → hk}: a task on {@code h0} that is also local to {@code h1}, a task on
+ * {@code h1} also local to {@code h2}, …, ending at a host {@code hk} whose fill stays below the
+ * source's after taking one more task, on a slot whose load stays within the makespan. Moving
+ * the chain takes one task off {@code h0} and adds one to {@code hk}; hosts in between keep
+ * their count and each incoming task takes the outgoing task's slot (both node-local, so equal
+ * cost). It stops when no host at the top fill has such a chain, or after {@code maxMoves}.
+ */
+public final class HostLevelling {
+  private HostLevelling() {}
+
+  /**
+   * @param p the problem
+   * @param plan any complete assignment of {@code p}
+   * @param maxMoves bound on chain moves (each costs one breadth-first search)
+   * @return a plan with the same or lower makespan, the same locality level for every task and
+   *     a fullest host no fuller than before
+   */
+  public static Assignment level(Problem p, Assignment plan, int maxMoves) {
+    int hosts = p.cluster().hostCount();
+    int[] serverOf = plan.toArray();
+    long local = p.cost().local();
+    long[] load = new long[p.servers()];
+    for (int s = 0; s < load.length; s++) {
+      load[s] = p.initialLoad(s);
+    }
+    int nonLocal = 0;
+    for (int t = 0; t < p.tasks(); t++) {
+      if (!p.isLocal(t, serverOf[t])) {
+        nonLocal++;
+      }
+    }
+    int[] count = new int[hosts];
+    IntList[] localOn = new IntList[hosts];
+    for (int h = 0; h < hosts; h++) {
+      localOn[h] = new IntList();
+    }
+    for (int t = 0; t < p.tasks(); t++) {
+      int s = serverOf[t];
+      load[s] += p.cost().cost(p.level(t, s), nonLocal);
+      count[p.hostOf(s)]++;
+      if (p.isLocal(t, s)) {
+        localOn[p.hostOf(s)].add(t);
+      }
+    }
+    long makespan = Arrays.stream(load).max().orElse(0);
+    int[] prevHost = new int[hosts];
+    int[] viaTask = new int[hosts];
+    boolean[] seen = new boolean[hosts];
+    ArrayDeque<Integer> queue = new ArrayDeque<>();
+    for (int move = 0; move < maxMoves; move++) {
+      boolean moved = false;
+      Integer[] order = byFillDescending(p, count);
+      for (int src : order) {
+        if (count[src] == 0 || !sameFill(p, count, src, order[0])) {
+          break;
+        }
+        Arrays.fill(seen, false);
+        queue.clear();
+        queue.add(src);
+        seen[src] = true;
+        int target = -1;
+        int into = -1;
+        while (!queue.isEmpty() && target < 0) {
+          int h = queue.poll();
+          for (int i = 0; i < localOn[h].size && target < 0; i++) {
+            int t = localOn[h].items[i];
+            for (int j = 0; j < p.graph().replicaCount(t) && target < 0; j++) {
+              int r = p.graph().replica(t, j);
+              if (seen[r]) {
+                continue;
+              }
+              seen[r] = true;
+              prevHost[r] = h;
+              viaTask[r] = t;
+              if (fillBelow(p, count[r] + 1, r, count[src], src)) {
+                into = roomiest(p, r, load, makespan - local);
+                if (into >= 0) {
+                  target = r;
+                  break;
+                }
+              }
+              queue.add(r);
+            }
+          }
+        }
+        if (target < 0) {
+          continue;
+        }
+        int h = target;
+        int slot = into;
+        load[into] += local;
+        while (h != src) {
+          int t = viaTask[h];
+          int from = prevHost[h];
+          int freed = serverOf[t];
+          serverOf[t] = slot;
+          localOn[from].remove(t);
+          localOn[h].add(t);
+          slot = freed;
+          h = from;
+        }
+        load[slot] -= local;
+        count[target]++;
+        count[src]--;
+        moved = true;
+        break;
+      }
+      if (!moved) {
+        break;
+      }
+    }
+    return Assignment.of(p, serverOf);
+  }
+
+  private static Integer[] byFillDescending(Problem p, int[] count) {
+    Integer[] order = new Integer[count.length];
+    for (int h = 0; h < order.length; h++) {
+      order[h] = h;
+    }
+    Arrays.sort(order, (a, b) -> Long.compare((long) count[b] * slots(p, a), (long) count[a] * slots(p, b)));
+    return order;
+  }
+
+  private static boolean sameFill(Problem p, int[] count, int a, int b) {
+    return (long) count[a] * slots(p, b) == (long) count[b] * slots(p, a);
+  }
+
+  /** {@code tasksA / slots(a) < tasksB / slots(b)}. */
+  private static boolean fillBelow(Problem p, int tasksA, int a, int tasksB, int b) {
+    return (long) tasksA * slots(p, b) < (long) tasksB * slots(p, a);
+  }
+
+  private static int slots(Problem p, int host) {
+    return Math.max(1, p.cluster().slots(host));
+  }
+
+  /** The least-loaded slot of {@code host} with load at most {@code limit}, or -1. */
+  private static int roomiest(Problem p, int host, long[] load, long limit) {
+    int best = -1;
+    for (int s : p.serversOf(host)) {
+      if (load[s] <= limit && (best < 0 || load[s] < load[best])) {
+        best = s;
+      }
+    }
+    return best;
+  }
+
+  /** A growable int list with removal by value (host task lists are short). */
+  private static final class IntList {
+    int[] items = new int[4];
+    int size;
+
+    void add(int v) {
+      if (size == items.length) {
+        items = Arrays.copyOf(items, size * 2);
+      }
+      items[size++] = v;
+    }
+
+    void remove(int v) {
+      for (int i = 0; i < size; i++) {
+        if (items[i] == v) {
+          items[i] = items[--size];
+          return;
+        }
+      }
+    }
+  }
+}
