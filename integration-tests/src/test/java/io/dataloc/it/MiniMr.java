@@ -45,6 +45,47 @@ final class MiniMr implements AutoCloseable {
   final Map<String, String> rackOf;
   private final Path dir;
   private int jobs;
+  private MiniMr previous;
+
+  /** Settings that turn on work-preserving recovery with an in-memory state store. */
+  static Map<String, String> workPreserving(Map<String, String> settings) {
+    Map<String, String> m = new LinkedHashMap<>(settings);
+    m.put(YarnConfiguration.RECOVERY_ENABLED, "true");
+    m.put(YarnConfiguration.RM_STORE, org.apache.hadoop.yarn.server.resourcemanager.recovery.MemoryRMStateStore.class
+        .getName());
+    m.put(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_ENABLED, "true");
+    m.put(YarnConfiguration.RM_WORK_PRESERVING_RECOVERY_SCHEDULING_WAIT_MS, "0");
+    return m;
+  }
+
+  /**
+   * Restarts the ResourceManager from the first one's state store (work-preserving recovery): a
+   * new RM starts and every NodeManager re-registers with it, reporting the containers it runs.
+   *
+   * @param running container ids running on each host (as the NodeManagers report them)
+   */
+  MiniMr restart(Map<String, List<org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus>> running)
+      throws Exception {
+    var store = rm.getRMStateStore();
+    YarnConfiguration conf = new YarnConfiguration(rm.getConfig());
+    QueueMetrics.clearQueueMetrics();
+    DefaultMetricsSystem.shutdown();
+    MockRM next = new MockRM(conf, store);
+    next.start();
+    MiniMr c = new MiniMr(next, rackOf, dir);
+    c.jobs = jobs;
+    // The old RM shares the state store, whose stop would stop the new RM's too: it is left
+    // without NodeManagers and stopped when the new one is.
+    c.previous = this;
+    for (Map.Entry<String, MockNM> e : nodes.entrySet()) {
+      MockNM nm = e.getValue();
+      nm.setResourceTrackerService(next.getResourceTrackerService());
+      nm.registerNode(running.getOrDefault(e.getKey(), List.of()), null);
+      c.nodes.put(e.getKey(), nm);
+    }
+    next.drainEvents();
+    return c;
+  }
 
   private MiniMr(MockRM rm, Map<String, String> rackOf, Path dir) {
     this.rm = rm;
@@ -128,6 +169,9 @@ final class MiniMr implements AutoCloseable {
   @Override
   public void close() {
     rm.stop();
+    if (previous != null) {
+      previous.close();
+    }
     QueueMetrics.clearQueueMetrics();
     DefaultMetricsSystem.shutdown();
   }

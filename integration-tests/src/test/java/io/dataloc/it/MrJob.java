@@ -196,6 +196,41 @@ final class MrJob {
     }
   }
 
+  /** What each host's NodeManager reports after an RM restart: the AM and the running maps. */
+  Map<String, List<org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus>> runningContainers(
+      String amHost) {
+    Map<String, List<org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus>> out = new HashMap<>();
+    ContainerId amContainer = ContainerId.newContainerId(am.getApplicationAttemptId(), 1);
+    out.computeIfAbsent(amHost, k -> new ArrayList<>()).add(status(amContainer, 0));
+    running.keySet().forEach(id -> out.computeIfAbsent(containerHost.get(id), k -> new ArrayList<>())
+        .add(status(id, MAP_PRIORITY)));
+    return out;
+  }
+
+  private static org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus status(ContainerId id,
+      int priority) {
+    return org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus.newInstance(id, 0,
+        ContainerState.RUNNING, MAP, "running", 0, Priority.newInstance(priority), 0, "",
+        org.apache.hadoop.yarn.api.records.ExecutionType.GUARANTEED, -1);
+  }
+
+  /**
+   * After an RM restart the MapReduce AM re-registers with the new RM and re-sends its whole ask
+   * table (RMContainerAllocator on resync).
+   */
+  void resync(org.apache.hadoop.yarn.server.resourcemanager.MockRM rm) throws Exception {
+    am.setAMRMProtocol(rm.getApplicationMasterService(), rm.getRMContext());
+    am.registerAppAttempt(true);
+    changed.addAll(hostAsk.keySet());
+    changed.addAll(rackAsk.keySet());
+    changed.add("*");
+  }
+
+  /** Maps that are running now. */
+  int runningMaps() {
+    return running.size();
+  }
+
   String describe() {
     int p = 0;
     for (boolean b : pending) {

@@ -139,6 +139,41 @@ class SchedulerContractTest {
   }
 
   @Test
+  void aNodeResizedByTheAdministratorGetsNoMoreContainersThanItNowHolds() throws Exception {
+    try (MiniMr c = cluster("resize", Map.of())) {
+      // Every block on h3, which the administrator shrinks to two containers before the job starts.
+      var h3 = c.nodes.get("h3").getNodeId();
+      c.rm.getAdminService().updateNodeResource(
+          org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest.newInstance(Map.of(h3,
+              org.apache.hadoop.yarn.api.records.ResourceOption.newInstance(
+                  org.apache.hadoop.yarn.api.records.Resource.newInstance(2048, 2), -1))));
+      c.rm.drainEvents();
+      LocalityScheduler s = scheduler(c);
+      assertEquals(2048, s.getSchedulerNode(h3).getTotalResource().getMemorySize());
+      List<List<String>> splits = new java.util.ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        splits.add(List.of("h3", i % 2 == 0 ? "h1" : "h4"));
+      }
+      RMApp app = c.submit("frank", splits);
+      MrJob job = c.launch(app, "h2", splits);
+      LocalityComparisonTest.awaitPlan(c);
+      // The client's application report (yarn application -status) works under Dataloc.
+      var report = c.rm.getClientRMService().getApplicationReport(
+          org.apache.hadoop.yarn.api.protocolrecords.GetApplicationReportRequest.newInstance(app.getApplicationId()))
+          .getApplicationReport().getApplicationResourceUsageReport();
+      assertEquals(1, report.getNumUsedContainers(), "the AM container");
+      assertTrue(report.getClusterUsagePercentage() > 0, "share of the cluster in use");
+      for (int round = 0; round < 100 && !job.finished(); round++) {
+        assertTrue(Rounds.run(c, job, 1) != 0 || !job.finished());
+        assertTrue(s.getSchedulerNode(h3).getNumContainers() <= 2, "h3 holds two containers");
+      }
+      assertTrue(job.finished(), job.describe());
+      assertTrue(job.perHost().getOrDefault("h3", 0) >= 2, "h3 still ran maps: " + job.perHost());
+      assertEquals(0, s.datalocMetrics().errors());
+    }
+  }
+
+  @Test
   void aKilledApplicationLeavesNothingBehind() throws Exception {
     try (MiniMr c = cluster("kill", Map.of())) {
       List<List<String>> splits = Scenarios.spread(8, 4, 2, 17);

@@ -1,6 +1,13 @@
 package io.dataloc.yarn;
 
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceInformation;
+import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.Resources;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEvent;
@@ -45,6 +52,43 @@ public class DatalocAppAttempt extends FiCaSchedulerApp {
       ((RMContainerImpl) rmContainer).setContainerRequest(request);
       rmContainer.handle(new RMContainerEvent(container.getId(), RMContainerEventType.START));
       return rmContainer;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
+   * The usage report the RM's client service and state store ask for. FiCaSchedulerApp's version
+   * casts the queue to the CapacityScheduler's queue class, which throws under any other scheduler
+   * once the node-label manager knows the cluster's resources (found by resizing a node through
+   * the admin service). Dataloc has one queue holding the whole cluster, so queue usage is cluster
+   * usage; resource-seconds count the live containers.
+   */
+  @Override
+  public ApplicationResourceUsageReport getResourceUsageReport() {
+    writeLock.lock();
+    try {
+      Resource usedNow = Resources.clone(attemptResourceUsage.getAllUsed());
+      Resource reservedNow = Resources.clone(attemptResourceUsage.getAllReserved());
+      Resource cluster = rmContext.getScheduler().getClusterResource();
+      ResourceCalculator calc = rmContext.getScheduler().getResourceCalculator();
+      float share = calc.isAllInvalidDivisor(cluster) ? 0f : calc.divide(cluster, usedNow, cluster) * 100;
+      if (Float.isNaN(share) || Float.isInfinite(share)) {
+        share = 0f;
+      }
+      long now = System.currentTimeMillis();
+      Map<String, Long> seconds = new HashMap<>();
+      for (RMContainer c : liveContainers.values()) {
+        long millis = Math.max(0, now - c.getCreationTime());
+        for (ResourceInformation r : c.getContainer().getResource().getResources()) {
+          seconds.merge(r.getName(), r.getValue() * millis / 1000, Long::sum);
+        }
+      }
+      Map<String, Long> preempted = new HashMap<>();
+      preempted.put(ResourceInformation.MEMORY_MB.getName(), 0L);
+      preempted.put(ResourceInformation.VCORES.getName(), 0L);
+      return ApplicationResourceUsageReport.newInstance(liveContainers.size(), getReservedContainers().size(),
+          usedNow, reservedNow, Resources.add(usedNow, reservedNow), seconds, share, share, preempted);
     } finally {
       writeLock.unlock();
     }

@@ -379,7 +379,13 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     AppState a = new AppState(id, nextJobId++, user);
     apps.put(id, a);
     byJob.put(a.jobId, a);
-    startPlacement(a);
+    if (recovering) {
+      // Some of its maps may be running in recovered containers we cannot tie to tasks: the AM
+      // re-sends what is left after it resyncs, and that is served from its asks.
+      a.goOnline("recovered after a ResourceManager restart: served from its re-sent asks");
+    } else {
+      startPlacement(a);
+    }
     if (!recovering) {
       rmContext.getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.APP_ACCEPTED));
     }

@@ -1,0 +1,87 @@
+package io.dataloc.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
+import org.apache.hadoop.yarn.util.Records;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The input-hint placement source: every block of every file under the paths named in the AM's
+ * environment is a task, its replica hosts as the file system reports them.
+ */
+class PlacementReaderTest {
+  @TempDir Path dir;
+
+  /**
+   * The local file system (standing in for HDFS) whose files are split into blocks, block {@code i} of a file on
+   * the hosts its first line names for that block ({@code "h1 h2|h3|..."}).
+   */
+  public static final class BlockHostsFileSystem extends RawLocalFileSystem {
+    @Override
+    public BlockLocation[] getFileBlockLocations(FileStatus file, long start, long len) throws IOException {
+      String[] perBlock = Files.readAllLines(Path.of(file.getPath().toUri().getPath())).get(0).split("\\|");
+      BlockLocation[] out = new BlockLocation[perBlock.length];
+      for (int i = 0; i < perBlock.length; i++) {
+        String[] hosts = perBlock[i].trim().split(" ");
+        out[i] = new BlockLocation(hosts, hosts, i * 10L, 10);
+      }
+      return out;
+    }
+  }
+
+  private static Configuration conf() {
+    Configuration conf = new Configuration(false);
+    conf.setClass("fs.file.impl", BlockHostsFileSystem.class, org.apache.hadoop.fs.FileSystem.class);
+    conf.setBoolean("fs.file.impl.disable.cache", true);
+    return conf;
+  }
+
+  private static ApplicationSubmissionContext app(Map<String, String> env) {
+    ContainerLaunchContext clc = Records.newRecord(ContainerLaunchContext.class);
+    clc.setEnvironment(env);
+    ApplicationSubmissionContext ctx = Records.newRecord(ApplicationSubmissionContext.class);
+    ctx.setAMContainerSpec(clc);
+    return ctx;
+  }
+
+  @Test
+  void everyBlockUnderTheHintedPathsIsATaskOnItsHosts() throws Exception {
+    Files.createDirectories(dir.resolve("in/sub"));
+    Files.writeString(dir.resolve("in/a"), "h1 h2|h3 h4\n");
+    Files.writeString(dir.resolve("in/sub/b"), "h2\n");
+    Files.writeString(dir.resolve("other"), "h5 h6|h6\n");
+    PlacementReader r = new PlacementReader(conf(), Set.of("input-hint"), "DATALOC_INPUT_PATHS");
+    String hint = "file://" + dir.resolve("in") + " , file://" + dir.resolve("other");
+    PlacementReader.Placement p = r.read(app(Map.of("DATALOC_INPUT_PATHS", hint)), "SPARK", null);
+    assertEquals("input-hint", p.source());
+    List<List<String>> tasks = p.hostsPerTask();
+    assertEquals(5, tasks.size(), tasks.toString());
+    assertEquals(Set.of(List.of("h1", "h2"), List.of("h3", "h4"), List.of("h2"), List.of("h5", "h6"), List.of("h6")),
+        Set.copyOf(tasks));
+  }
+
+  @Test
+  void noHintMeansNoPlacementAndAMissingPathFails() throws Exception {
+    PlacementReader r = new PlacementReader(conf(), Set.of("input-hint"), "DATALOC_INPUT_PATHS");
+    assertNull(r.read(app(Map.of()), "SPARK", null));
+    assertNull(r.read(app(Map.of("OTHER", "x")), "SPARK", null));
+    // A missing path is an error the scheduler turns into "no plan" with a warning and a metric.
+    assertThrows(java.io.FileNotFoundException.class,
+        () -> r.read(app(Map.of("DATALOC_INPUT_PATHS", "file://" + dir.resolve("missing"))), "SPARK", null));
+  }
+}
