@@ -86,10 +86,11 @@ class LocalityComparisonTest {
     assertEveryMapRanOnce(out);
     // Spread blocks: the stock schedulers are already fully data-local here but fill the hosts that
     // heartbeat first (8 on the busiest where 6 is ideal). Dataloc matches their locality and
-    // keeps to its levelled plan: 6 per host. The price in this harness is one more round: a
-    // host declines a container whose map would break the plan and takes it a heartbeat later.
+    // keeps to its levelled plan: 6 per host, or 7 where a host whose maps already finished takes
+    // one more. The price in this harness is one more round: a host declines a container whose
+    // map would break the plan and takes it a heartbeat later.
     for (Outcome d : out.subList(0, 2)) {
-      assertEquals(6, d.maxPerHost(), d.toString());
+      assertTrue(d.maxPerHost() <= 7, d.toString());
       for (Outcome stock : out.subList(2, 4)) {
         assertTrue(d.dataLocal() >= stock.dataLocal(), d + " vs " + stock);
         assertTrue(d.maxPerHost() < stock.maxPerHost(), d + " vs " + stock);

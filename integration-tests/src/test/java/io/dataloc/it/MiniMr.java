@@ -45,6 +45,8 @@ final class MiniMr implements AutoCloseable {
   final Map<String, String> rackOf;
   private final Path dir;
   private int jobs;
+  /** Benchmarks: MockRM turns the root logger to DEBUG; set WARN again right after. */
+  static volatile boolean quiet;
   private MiniMr previous;
 
   /** Settings that turn on work-preserving recovery with an in-memory state store. */
@@ -118,9 +120,14 @@ final class MiniMr implements AutoCloseable {
     conf.set("net.topology.table.file.name", table.toString());
     settings.forEach(conf::set);
     MockRM rm = new MockRM(conf);
+    if (quiet) {
+      org.apache.hadoop.test.GenericTestUtils.setRootLogLevel(org.slf4j.event.Level.WARN);
+    }
     rm.start();
     MiniMr c = new MiniMr(rm, new LinkedHashMap<>(hostRack), dir);
     for (String h : hostRack.keySet()) {
+      // Container tokens resolve the node's host: without this, every allocation waits for DNS.
+      org.apache.hadoop.net.NetUtils.addStaticResolution(h, "127.0.0.1");
       c.nodes.put(h, rm.registerNode(h + ":1234", nodeMemoryMb));
     }
     rm.drainEvents();

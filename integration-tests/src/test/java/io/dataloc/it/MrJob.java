@@ -10,6 +10,7 @@ import java.util.Set;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerState;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
@@ -180,20 +181,50 @@ final class MrJob {
     return false;
   }
 
-  /** Advances running maps by one round; finished ones report COMPLETE through their node. */
+  /** Advances running maps by one round; each node reports its finished ones in one heartbeat. */
   void tick(Map<String, MockNM> nodes) throws Exception {
+    for (Map.Entry<String, List<ContainerStatus>> e : finishRound().entrySet()) {
+      MockNM nm = nodes.get(e.getKey());
+      if (nm != null) { // else its node is gone; the RM reports the container lost
+        nm.nodeHeartbeat(e.getValue(), true);
+      }
+    }
+  }
+
+  /**
+   * Advances running maps by one round and returns, by host, the statuses of the maps that
+   * finished (for the caller to send with that node's next heartbeat).
+   */
+  Map<String, List<ContainerStatus>> finishRound() {
+    Map<String, List<ContainerStatus>> out = new HashMap<>();
     for (var it = running.entrySet().iterator(); it.hasNext(); ) {
       var e = it.next();
-      MockNM nm = nodes.get(containerHost.get(e.getKey()));
-      if (nm == null) {
-        continue; // its node is gone; the RM reports the container lost
-      }
       if (--e.getValue()[1] <= 0) {
         done[e.getValue()[0]] = true;
-        nm.nodeHeartbeat(am.getApplicationAttemptId(), e.getKey().getContainerId(), ContainerState.COMPLETE);
+        out.computeIfAbsent(containerHost.get(e.getKey()), k -> new ArrayList<>()).add(
+            ContainerStatus.newInstance(e.getKey(), ContainerState.COMPLETE, "done", 0));
         it.remove();
       }
     }
+    return out;
+  }
+
+  /** Maps not yet given a container. */
+  int pendingMaps() {
+    int p = 0;
+    for (boolean b : pending) {
+      p += b ? 1 : 0;
+    }
+    return p;
+  }
+
+  /** Maps that ran rack-local (1) or off-switch (2). */
+  int atLevel(int lvl) {
+    int n = 0;
+    for (int t = 0; t < level.length; t++) {
+      n += ranOn[t] != null && level[t] == lvl ? 1 : 0;
+    }
+    return n;
   }
 
   /** What each host's NodeManager reports after an RM restart: the AM and the running maps. */

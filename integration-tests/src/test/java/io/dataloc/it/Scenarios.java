@@ -19,6 +19,48 @@ final class Scenarios {
     return m;
   }
 
+  /** Hosts h1..hn on racks of {@code perRack} hosts each (/r1, /r2, ...). */
+  static Map<String, String> racks(int hosts, int perRack) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 1; i <= hosts; i++) {
+      m.put("h" + i, "/r" + (1 + (i - 1) / perRack));
+    }
+    return m;
+  }
+
+  /**
+   * HDFS's default block placement: the first replica on a random host, the second on a host of
+   * another rack, the third on another host of the second's rack.
+   */
+  static List<List<String>> hdfs(int splits, Map<String, String> topology, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    List<String> hosts = new ArrayList<>(topology.keySet());
+    Map<String, List<String>> byRack = new LinkedHashMap<>();
+    topology.forEach((h, r) -> byRack.computeIfAbsent(r, k -> new ArrayList<>()).add(h));
+    List<List<String>> out = new ArrayList<>(splits);
+    for (int s = 0; s < splits; s++) {
+      String first = hosts.get(rnd.nextInt(hosts.size()));
+      List<String> reps = new ArrayList<>(List.of(first));
+      if (byRack.size() > 1) {
+        String second;
+        do {
+          second = hosts.get(rnd.nextInt(hosts.size()));
+        } while (topology.get(second).equals(topology.get(first)));
+        reps.add(second);
+        List<String> rack = byRack.get(topology.get(second));
+        if (rack.size() > 1) {
+          String third;
+          do {
+            third = rack.get(rnd.nextInt(rack.size()));
+          } while (third.equals(second));
+          reps.add(third);
+        }
+      }
+      out.add(reps);
+    }
+    return out;
+  }
+
   /** Every split on {@code replicas} distinct hosts drawn uniformly. */
   static List<List<String>> spread(int splits, int hosts, int replicas, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);

@@ -133,6 +133,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private volatile boolean degraded;
   /** Applications whose asks changed since the last reconciliation (written by allocate()). */
   private final Set<ApplicationId> dirty = ConcurrentHashMap.newKeySet();
+  /** Held (outside the monitor) while a job's plan is made and queued; see placeAndPlan. */
+  private final Object planLock = new Object();
 
   public LocalityScheduler() {
     super(LocalityScheduler.class.getName());
@@ -484,6 +486,14 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       }
       return;
     }
+    // One plan at a time, from reading the loads to queueing the plan: a job planned while another
+    // is being planned would not see that one's tasks and pile onto the same hosts.
+    synchronized (planLock) {
+      plan(a, placement, budgetMs, fallback);
+    }
+  }
+
+  private void plan(AppState a, PlacementReader.Placement placement, long budgetMs, String fallback) {
     DecisionEngine.PlanInput input;
     synchronized (this) {
       if (placement == null || placement.hostsPerTask().isEmpty()) {
@@ -546,7 +556,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       a.planMillis = millis;
       a.tasks = placement.hostsPerTask().size();
       if (placement.amOrder()) {
-        a.am = new AmModel(placement.hostsPerTask(), this::rackOfHost);
+        Map<String, String> racks = racksByHost();
+        a.am = new AmModel(placement.hostsPerTask(),
+            h -> racks.getOrDefault(h, org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK));
       }
       a.phase = Phase.PLANNED;
       a.jobCreated = true;
@@ -573,13 +585,14 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     }
   }
 
-  private String rackOfHost(String host) {
+  /** Every node's rack, by node name and by host name. */
+  private Map<String, String> racksByHost() {
+    Map<String, String> racks = new HashMap<>();
     for (FiCaSchedulerNode n : nodeTracker.getAllNodes()) {
-      if (n.getNodeName().equals(host) || n.getRMNode().getHostName().equals(host)) {
-        return n.getRackName();
-      }
+      racks.put(n.getNodeName(), n.getRackName());
+      racks.put(n.getRMNode().getHostName(), n.getRackName());
     }
-    return org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK;
+    return racks;
   }
 
   // ------------------------------------------------------------------ allocate
@@ -928,28 +941,32 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     if (!a.sawMaps) {
       return;
     }
-    List<Integer> pending = a.jobCreated ? engine.pendingTasks(a.jobId) : List.of();
+    // The count is kept by the engine; the list (a walk over the job's tasks) only when needed.
+    JobState job = a.jobCreated ? engine.job(a.jobId) : null;
+    int pendingCount = job == null ? 0 : job.pending();
     if (a.phase == Phase.PLANNED) {
-      if (key == null && !pending.isEmpty()) {
-        pending.forEach(engine::dropPending);
+      if (key == null && pendingCount > 0) {
+        engine.pendingTasks(a.jobId).forEach(engine::dropPending);
         dmetrics.replans.incr();
-      } else if (key != null && wanted > pending.size()) {
+      } else if (key != null && wanted > pendingCount) {
         // The AM asks for more maps than the plan still holds (it re-requests maps whose
         // containers were lost): serve the difference from its asks.
-        engine.addTasks(a.jobId, a.user, pseudoTasks(attempt, key, pending, wanted - pending.size()));
+        engine.addTasks(a.jobId, a.user,
+            pseudoTasks(attempt, key, engine.pendingTasks(a.jobId), wanted - pendingCount));
         dmetrics.replans.incr();
       }
       return;
     }
-    if (pending.size() > wanted) {
-      List<Integer> drop = new ArrayList<>(pending);
+    if (pendingCount > wanted) {
+      List<Integer> drop = new ArrayList<>(engine.pendingTasks(a.jobId));
       Collections.reverse(drop);
-      for (int i = 0; i < pending.size() - wanted; i++) {
+      for (int i = 0; i < pendingCount - wanted; i++) {
         engine.dropPending(drop.get(i));
       }
       dmetrics.replans.incr();
-    } else if (pending.size() < wanted && key != null) {
-      engine.addTasks(a.jobId, a.user, pseudoTasks(attempt, key, pending, wanted - pending.size()));
+    } else if (pendingCount < wanted && key != null) {
+      List<Integer> pending = job == null ? List.of() : engine.pendingTasks(a.jobId);
+      engine.addTasks(a.jobId, a.user, pseudoTasks(attempt, key, pending, wanted - pendingCount));
       a.jobCreated = true;
     }
   }

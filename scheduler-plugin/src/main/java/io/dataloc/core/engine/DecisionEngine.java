@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * The decision engine shared by the ResourceManager adapter and the simulator: events in (hosts
@@ -373,10 +374,12 @@ public final class DecisionEngine {
 
   /**
    * Whether the application may run {@code actualTask} (queued) in the container decided for
-   * {@code d} while every queued task of the job keeps a host where it is data-local: {@code d}'s
-   * task goes back to a host queue where it is local, pushing queued tasks of the same job along a
-   * chain of hosts where each is local, ending at the queue {@code actualTask} leaves — so every
-   * host keeps its planned number of tasks. True as well when {@code actualTask} was not queued on
+   * {@code d} while every queued task of the job keeps a host where it is data-local and no host
+   * ends up busier than the busier of the two involved: {@code d}'s task goes back to a host queue
+   * where it is local, pushing queued tasks of the same job along a chain of hosts where each is
+   * local, ending at the queue {@code actualTask} leaves (every host keeps its planned number of
+   * tasks) or at a host with less work (running and queued) than the decision's host. True as
+   * well when {@code actualTask} was not queued on
    * a host (the common queue takes {@code d}'s task), when {@code d}'s task did not come from this
    * host's own queue (it goes back to the queue it came from), or when the job is too large to
    * search.
@@ -386,8 +389,7 @@ public final class DecisionEngine {
         || policy.queueHostOf(actualTask) < 0 || d.queue() != d.host()) {
       return true;
     }
-    return localChain(d.task(), actualTask) != null
-        || pendingTasks(state.job(d.task()).id()).size() > CHAIN_SEARCH_LIMIT;
+    return localChain(d.task(), actualTask) != null || state.job(d.task()).pending() > CHAIN_SEARCH_LIMIT;
   }
 
   /** Jobs with more queued tasks than this are not searched for local chains (cost per container). */
@@ -399,61 +401,87 @@ public final class DecisionEngine {
    * job is too large to search).
    */
   private List<int[]> localChain(int returning, int taken) {
+    // A chain back to the queue the actual task leaves keeps every host's count; only without one
+    // may the chain end at a lighter host.
+    List<int[]> chain = localChain(returning, taken, Long.MIN_VALUE);
+    return chain != null ? chain : localChain(returning, taken, backlog(state.hostOf(returning)));
+  }
+
+  private List<int[]> localChain(int returning, int taken, long limit) {
     int target = policy.queueHostOf(taken);
-    if (target < 0 || state.job(returning) != state.job(taken)) {
+    JobState job = state.job(returning);
+    if (target < 0 || job != state.job(taken) || job.pending() > CHAIN_SEARCH_LIMIT) {
       return null;
     }
-    List<Integer> pending = pendingTasks(state.job(returning).id());
-    if (pending.size() > CHAIN_SEARCH_LIMIT) {
-      return null;
-    }
-    Map<Integer, List<Integer>> queuedOn = new HashMap<>();
-    for (int u : pending) {
-      int q = policy.queueHostOf(u);
-      if (q >= 0 && u != taken && u != returning) {
-        queuedOn.computeIfAbsent(q, k -> new ArrayList<>()).add(u);
-      }
-    }
+    Map<Integer, List<Integer>> scanned = null;
     int hosts = state.hostCount();
-    int[] prev = new int[hosts];
-    int[] via = new int[hosts];
-    boolean[] seen = new boolean[hosts];
+    if (chainSeen.length < hosts) {
+      chainSeen = new int[hosts];
+      chainPrev = new int[hosts];
+      chainVia = new int[hosts];
+    }
+    chainEpoch++;
     ArrayDeque<Integer> frontier = new ArrayDeque<>();
-    int found = reach(returning, -1, prev, via, seen, frontier, target);
+    int found = reach(returning, -1, frontier, target, limit);
+    int[] hit = {-1};
     while (found < 0 && !frontier.isEmpty()) {
       int x = frontier.poll();
-      for (int u : queuedOn.getOrDefault(x, List.of())) {
-        found = reach(u, x, prev, via, seen, frontier, target);
-        if (found >= 0) {
-          break;
+      IntPredicate visit = u -> {
+        if (u != taken && u != returning) {
+          hit[0] = reach(u, x, frontier, target, limit);
+        }
+        return hit[0] < 0;
+      };
+      if (scanned == null && !policy.forEachQueued(x, job, visit)) {
+        scanned = new HashMap<>();
+        for (int u : pendingTasks(job.id())) {
+          scanned.computeIfAbsent(policy.queueHostOf(u), k -> new ArrayList<>()).add(u);
         }
       }
+      if (scanned != null) {
+        for (int u : scanned.getOrDefault(x, List.of())) {
+          if (!visit.test(u)) {
+            break;
+          }
+        }
+      }
+      found = hit[0];
     }
     if (found < 0) {
       return null;
     }
     List<int[]> moves = new ArrayList<>();
-    for (int y = found; y >= 0; y = prev[y]) {
-      moves.add(new int[] {via[y], y});
+    for (int y = found; y >= 0; y = chainPrev[y]) {
+      moves.add(new int[] {chainVia[y], y});
     }
     return moves;
   }
 
-  private int reach(int task, int from, int[] prev, int[] via, boolean[] seen, ArrayDeque<Integer> frontier,
-      int target) {
+  /** Scratch space of the chain search, stamped per search instead of cleared. */
+  private int[] chainSeen = new int[0];
+  private int[] chainPrev = new int[0];
+  private int[] chainVia = new int[0];
+  private int chainEpoch;
+
+  private int reach(int task, int from, ArrayDeque<Integer> frontier, int target, long limit) {
     for (int y : state.replicas(task)) {
-      if (y == from || seen[y] || !state.alive(y)) {
+      if (y == from || chainSeen[y] == chainEpoch || !state.alive(y)) {
         continue;
       }
-      seen[y] = true;
-      prev[y] = from;
-      via[y] = task;
-      if (y == target) {
+      chainSeen[y] = chainEpoch;
+      chainPrev[y] = from;
+      chainVia[y] = task;
+      if (y == target || backlog(y) + 1 < limit) {
         return y;
       }
       frontier.add(y);
     }
     return -1;
+  }
+
+  /** Tasks running on a host plus tasks queued for it. */
+  private long backlog(int host) {
+    return (long) state.running(host) + policy.queuedFor(host);
   }
 
   private void ensureStarted(int task) {
@@ -492,13 +520,23 @@ public final class DecisionEngine {
 
   /** Tasks of a job queued in {@code host}'s local queue. */
   public int queuedOn(long jobId, int host) {
-    int n = 0;
+    JobState j = jobs.get(jobId);
+    if (j == null) {
+      return 0;
+    }
+    int[] n = {0};
+    if (policy.forEachQueued(host, j, t -> {
+      n[0]++;
+      return true;
+    })) {
+      return n[0];
+    }
     for (int t : pendingTasks(jobId)) {
       if (policy.queueHostOf(t) == host) {
-        n++;
+        n[0]++;
       }
     }
-    return n;
+    return n[0];
   }
 
   /** Pending (queued) engine tasks of a job, in task order. */

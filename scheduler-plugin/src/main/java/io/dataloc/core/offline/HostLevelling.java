@@ -10,7 +10,8 @@ import java.util.Arrays;
  * fewer tasks than the cluster has slots every one-task-per-slot plan has the same makespan, so
  * nothing stops a plan from filling the first hosts' slots and leaving others idle — and tasks on
  * one host share its disks and network. This pass keeps the plan's makespan and every task's
- * locality level and lowers the fill of the fullest host ({@code tasks / slots}) step by step.
+ * locality level and lowers the fill of the fullest host ({@code tasks / slots}, counting the
+ * work its initial load stands for) step by step.
  *
  * <p>Each step searches, breadth first from the fullest host, for a chain of node-local tasks
  * {@code h0 → h1 → … → hk}: a task on {@code h0} that is also local to {@code h1}, a task on
@@ -18,7 +19,8 @@ import java.util.Arrays;
  * source's after taking one more task, on a slot whose load stays within the makespan. Moving
  * the chain takes one task off {@code h0} and adds one to {@code hk}; hosts in between keep
  * their count and each incoming task takes the outgoing task's slot (both node-local, so equal
- * cost). It stops when no host at the top fill has such a chain, or after {@code maxMoves}.
+ * cost). It stops when no host at the top fill among those holding tasks of the plan has such a
+ * chain, or after {@code maxMoves}.
  */
 public final class HostLevelling {
   private HostLevelling() {}
@@ -44,7 +46,15 @@ public final class HostLevelling {
         nonLocal++;
       }
     }
+    // Work already on a host (its slots' initial loads) counts towards its fill.
     int[] count = new int[hosts];
+    for (int h = 0; h < hosts; h++) {
+      long base = 0;
+      for (int s : p.serversOf(h)) {
+        base += p.initialLoad(s);
+      }
+      count[h] = (int) Math.round((double) base / local);
+    }
     IntList[] localOn = new IntList[hosts];
     for (int h = 0; h < hosts; h++) {
       localOn[h] = new IntList();
@@ -64,10 +74,15 @@ public final class HostLevelling {
     ArrayDeque<Integer> queue = new ArrayDeque<>();
     for (int move = 0; move < maxMoves; move++) {
       boolean moved = false;
-      Integer[] order = byFillDescending(p, count);
-      for (int src : order) {
-        if (count[src] == 0 || !sameFill(p, count, src, order[0])) {
-          break;
+      int top = -1;
+      for (int h = 0; h < hosts; h++) {
+        if (localOn[h].size > 0 && (top < 0 || fillBelow(p, count[top], top, count[h], h))) {
+          top = h;
+        }
+      }
+      for (int src = 0; src < hosts && top >= 0; src++) {
+        if (localOn[src].size == 0 || !sameFill(p, count, src, top)) {
+          continue; // only hosts at the top fill, holding tasks of this plan to move
         }
         Arrays.fill(seen, false);
         queue.clear();
@@ -125,15 +140,6 @@ public final class HostLevelling {
       }
     }
     return Assignment.of(p, serverOf);
-  }
-
-  private static Integer[] byFillDescending(Problem p, int[] count) {
-    Integer[] order = new Integer[count.length];
-    for (int h = 0; h < order.length; h++) {
-      order[h] = h;
-    }
-    Arrays.sort(order, (a, b) -> Long.compare((long) count[b] * slots(p, a), (long) count[a] * slots(p, b)));
-    return order;
   }
 
   private static boolean sameFill(Problem p, int[] count, int a, int b) {

@@ -28,6 +28,11 @@ public final class IntDeque {
     return size;
   }
 
+  /** The {@code i}-th element from the head ({@code 0 <= i < size()}). */
+  public int get(int i) {
+    return buf[(head + i) & (buf.length - 1)];
+  }
+
   public int peek() {
     return buf[head];
   }

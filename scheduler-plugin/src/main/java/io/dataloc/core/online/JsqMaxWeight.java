@@ -107,6 +107,14 @@ public final class JsqMaxWeight implements OnlinePolicy {
   }
 
   @Override
+  public boolean forEachQueued(int host, io.dataloc.core.engine.JobState job, java.util.function.IntPredicate visit) {
+    if (host >= 0 && host < local.size()) {
+      local.get(host).forEachQueued(s, job, owners.array(s.taskCount()), visit);
+    }
+    return true;
+  }
+
+  @Override
   public int queueHostOf(int task) {
     int o = owners.get(task);
     return o == COMMON ? -1 : o;

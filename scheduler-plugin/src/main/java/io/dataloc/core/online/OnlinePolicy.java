@@ -64,6 +64,15 @@ public interface OnlinePolicy {
   int queuedFor(int host);
 
   /**
+   * Visits the tasks of {@code job} queued for {@code host} until {@code visit} returns false;
+   * returns false if this policy keeps no per-host queues to visit (the caller then scans).
+   */
+  default boolean forEachQueued(int host, io.dataloc.core.engine.JobState job,
+      java.util.function.IntPredicate visit) {
+    return false;
+  }
+
+  /**
    * A choice made by {@link #pick}: the task, its level on the host, why, and the host whose
    * local queue it came from (-1: a shared queue or no queue).
    */

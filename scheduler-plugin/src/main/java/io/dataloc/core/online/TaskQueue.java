@@ -85,6 +85,23 @@ public final class TaskQueue {
     throw new IllegalStateException("queue " + id + " lost track of " + best);
   }
 
+  /**
+   * Visits the live entries of one job, oldest first, until {@code visit} returns false (an entry
+   * may be visited twice if its task left and came back).
+   */
+  public void forEachQueued(EngineState s, JobState job, int[] owner, java.util.function.IntPredicate visit) {
+    IntDeque q = sub.get(job);
+    if (q == null) {
+      return;
+    }
+    for (int i = 0; i < q.size(); i++) {
+      int t = q.get(i);
+      if (s.queued(t) && owner[t] == id && !visit.test(t)) {
+        return;
+      }
+    }
+  }
+
   /** Removes every live entry, returning the tasks (for re-routing). */
   public int[] drain(EngineState s, int[] owner) {
     IntDeque out = new IntDeque();

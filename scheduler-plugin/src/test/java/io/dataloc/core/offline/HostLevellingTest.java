@@ -33,8 +33,16 @@ class HostLevellingTest {
     return Problem.of(c, gb.build(), CostModel.of(1000, 2000, 3000, 100));
   }
 
+  /** Tasks per host, counting the work a host's initial load stands for. */
   private static int[] perHost(Problem p, Assignment a) {
     int[] n = new int[p.cluster().hostCount()];
+    for (int h = 0; h < n.length; h++) {
+      long base = 0;
+      for (int s : p.serversOf(h)) {
+        base += p.initialLoad(s);
+      }
+      n[h] = (int) Math.round(base / (double) p.cost().local());
+    }
     for (int t = 0; t < p.tasks(); t++) {
       n[p.hostOf(a.server(t))]++;
     }

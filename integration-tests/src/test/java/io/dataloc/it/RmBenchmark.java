@@ -1,0 +1,243 @@
+package io.dataloc.it;
+
+import io.dataloc.yarn.LocalityScheduler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+
+/**
+ * Scheduler overhead inside a ResourceManager (a MockRM: the real RM services, its dispatcher and
+ * the real scheduler classes, with NodeManagers and AMs simulated in-process). For each cluster
+ * size and each scheduler in turn it registers the nodes on racks of 40, submits MapReduce-like
+ * jobs whose asks and container matching follow the MapReduce AM (HDFS-style three-replica
+ * placement from a seeded generator), and drives rounds: every AM heartbeats, every node
+ * heartbeats (reporting the maps that finished), every AM heartbeats again. A map runs one round
+ * if data-local, two if rack-local, three otherwise.
+ *
+ * <p>Measured inside the scheduler ({@link SchedulerClock}, around {@code handle} and
+ * {@code allocate}): time per node heartbeat (p50, p99) and allocations per second of scheduler
+ * time; from the jobs: rounds until every map had a container, locality by level, and the most
+ * maps on one host against the ideal ⌈maps / nodes⌉.
+ *
+ * <pre>
+ * mvn -B -ntp -q -DskipTests -Prm-bench verify -pl integration-tests -am \
+ *     [-Drm.bench.args="--runs 1000:10:1000,5000:20:2500 --schedulers dataloc-bar,dataloc-flow,capacity,fair
+ *      --planner-scale 10000:100000"]
+ * </pre>
+ */
+public final class RmBenchmark {
+  private RmBenchmark() {}
+
+  record Shape(int nodes, int apps, int tasksPerApp) {
+    int tasks() {
+      return apps * tasksPerApp;
+    }
+  }
+
+  record Result(String scheduler, Shape shape, double p50, double p99, int heartbeats, double schedulerSeconds,
+      long allocations, int placedRound, int rounds, double placeWallSeconds, int local, int rack, int off,
+      int maxOnHost) {
+    int ideal() {
+      return (shape.tasks() + shape.nodes() - 1) / shape.nodes();
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> opts = parse(args);
+    List<Shape> shapes = new ArrayList<>();
+    for (String s : opts.getOrDefault("runs", "1000:10:1000,5000:20:2500").split(",")) {
+      String[] p = s.split(":");
+      shapes.add(new Shape(Integer.parseInt(p[0]), Integer.parseInt(p[1]), Integer.parseInt(p[2])));
+    }
+    List<String> schedulers = List.of(opts.getOrDefault("schedulers", "dataloc-bar,dataloc-flow,capacity,fair")
+        .split(","));
+    Path out = Path.of(opts.getOrDefault("out", "target/rm-bench"));
+    Files.createDirectories(out);
+    MiniMr.quiet = true;
+    List<Result> results = new ArrayList<>();
+    for (Shape shape : shapes) {
+      for (String scheduler : schedulers) {
+        System.out.printf(Locale.ROOT, "%s: %d nodes, %d jobs x %d maps ...%n", scheduler, shape.nodes(),
+            shape.apps(), shape.tasksPerApp());
+        Result r = run(scheduler, shape, out.resolve("work"));
+        results.add(r);
+        System.out.println("  " + row(r));
+      }
+    }
+    String table = table(results);
+    System.out.println();
+    System.out.println(table);
+    Files.writeString(out.resolve("results.md"), table);
+    String scale = opts.getOrDefault("planner-scale", "10000:100000");
+    if (!scale.equals("none")) {
+      String[] p = scale.split(":");
+      String report = plannerScale(Integer.parseInt(p[0]), Integer.parseInt(p[1]), out.resolve("work"));
+      System.out.println(report);
+      Files.writeString(out.resolve("planner-scale.md"), report);
+    }
+  }
+
+  private static Map<String, String> parse(String[] args) {
+    Map<String, String> m = new HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (!args[i].startsWith("--")) {
+        throw new IllegalArgumentException("rm-bench: expected --option value, got '" + args[i] + "'");
+      }
+      m.put(args[i].substring(2), args[i + 1]);
+    }
+    return m;
+  }
+
+  static Class<? extends ResourceScheduler> schedulerClass(String name) {
+    return switch (name) {
+      case "dataloc-bar", "dataloc-flow" -> TimedSchedulers.Dataloc.class;
+      case "capacity" -> TimedSchedulers.Capacity.class;
+      case "fair" -> TimedSchedulers.Fair.class;
+      default -> throw new IllegalArgumentException("rm-bench: unknown scheduler '" + name
+          + "' (dataloc-bar, dataloc-flow, capacity, fair)");
+    };
+  }
+
+  static Map<String, String> settings(String name) {
+    return name.startsWith("dataloc-") ? Map.of("yarn.scheduler.dataloc.assigner", name.substring(8)) : Map.of();
+  }
+
+  static Result run(String scheduler, Shape shape, Path work) throws Exception {
+    Map<String, String> topology = Scenarios.racks(shape.nodes(), 40);
+    Path dir = work.resolve(scheduler + "-" + shape.nodes());
+    MiniMr.deleteQuietly(dir);
+    try (MiniMr c = MiniMr.start(schedulerClass(scheduler), settings(scheduler), topology, 8192, dir)) {
+      List<MrJob> jobs = new ArrayList<>();
+      for (int a = 0; a < shape.apps(); a++) {
+        List<List<String>> splits = Scenarios.hdfs(shape.tasksPerApp(), topology, 1000L * shape.nodes() + a);
+        RMApp app = c.submit("user" + (a % 4), splits);
+        jobs.add(c.launch(app, "h" + (1 + (long) a * shape.nodes() / shape.apps()), splits));
+      }
+      SchedulerClock.reset();
+      long t0 = System.nanoTime();
+      double placeWall = -1;
+      int placedRound = -1;
+      int round = 0;
+      Map<String, List<ContainerStatus>> finished = new HashMap<>();
+      List<MockNM> nodes = c.nodeList();
+      while (round < 500) {
+        round++;
+        for (MrJob j : jobs) {
+          j.heartbeat();
+        }
+        for (MockNM nm : nodes) {
+          nm.nodeHeartbeat(finished.getOrDefault(nm.getNodeId().getHost(), List.of()), true);
+        }
+        c.rm.drainEvents();
+        Map<String, List<ContainerStatus>> next = new HashMap<>();
+        boolean allPlaced = true;
+        boolean allDone = true;
+        for (MrJob j : jobs) {
+          j.heartbeat();
+          j.finishRound().forEach((h, l) -> next.computeIfAbsent(h, k -> new ArrayList<>()).addAll(l));
+          allPlaced &= j.pendingMaps() == 0;
+          allDone &= j.finished();
+        }
+        finished = next;
+        if (allPlaced && placedRound < 0) {
+          placedRound = round;
+          placeWall = (System.nanoTime() - t0) / 1e9;
+        }
+        if (allDone) {
+          break;
+        }
+      }
+      int local = 0;
+      int rack = 0;
+      int off = 0;
+      long allocations = shape.apps();
+      Map<String, Integer> perHost = new HashMap<>();
+      for (MrJob j : jobs) {
+        local += j.dataLocal();
+        rack += j.atLevel(1);
+        off += j.atLevel(2);
+        allocations += j.splits.size() + j.released;
+        j.perHost().forEach((h, n) -> perHost.merge(h, n, Integer::sum));
+      }
+      int max = perHost.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+      if (c.rm.getResourceScheduler() instanceof LocalityScheduler s && s.datalocMetrics().errors() > 0) {
+        throw new IllegalStateException(scheduler + " caught " + s.datalocMetrics().errors() + " errors");
+      }
+      return new Result(scheduler, shape, SchedulerClock.heartbeatMicros(0.5), SchedulerClock.heartbeatMicros(0.99),
+          SchedulerClock.heartbeats(), SchedulerClock.schedulerSeconds(), allocations, placedRound, round, placeWall,
+          local, rack, off, max);
+    }
+  }
+
+  static String row(Result r) {
+    int n = r.shape().tasks();
+    return String.format(Locale.ROOT, "| %,d | %,d | %s | %.0f | %.0f | %,.0f | %d | %.1f%% / %.1f%% / %.1f%% | %d (ideal %d) |",
+        r.shape().nodes(), n, r.scheduler(), r.p50(), r.p99(), r.allocations() / r.schedulerSeconds(),
+        r.placedRound(), 100.0 * r.local() / n, 100.0 * r.rack() / n, 100.0 * r.off() / n, r.maxOnHost(), r.ideal());
+  }
+
+  static String table(List<Result> results) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("| nodes | maps | scheduler | heartbeat p50 µs | heartbeat p99 µs | allocations / s of scheduler time"
+        + " | rounds to place every map | node / rack / off-switch | most maps on a host |\n");
+    sb.append("|---:|---:|---|---:|---:|---:|---:|---|---|\n");
+    for (Result r : results) {
+      sb.append(row(r)).append('\n');
+    }
+    return sb.toString();
+  }
+
+  /**
+   * One job of {@code tasks} maps on {@code nodes} nodes under Dataloc (bar): how long the plan
+   * took, with which planner (the fallback if the budget ran out), and how many node heartbeats the
+   * scheduler served while it was being made.
+   */
+  static String plannerScale(int nodes, int tasks, Path work) throws Exception {
+    Map<String, String> topology = Scenarios.racks(nodes, 40);
+    Path dir = work.resolve("planner-scale");
+    MiniMr.deleteQuietly(dir);
+    System.out.printf(Locale.ROOT, "planner scale: one job of %,d maps on %,d nodes ...%n", tasks, nodes);
+    try (MiniMr c = MiniMr.start(TimedSchedulers.Dataloc.class, settings("dataloc-bar"), topology, 8192, dir)) {
+      List<List<String>> splits = Scenarios.hdfs(tasks, topology, 42);
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      SchedulerClock.reset();
+      c.submit("alice", splits);
+      // From submission on, the nodes keep heartbeating while the split file is read and planned.
+      int servedWhilePlanning = 0;
+      int roundsWhilePlanning = 0;
+      List<MockNM> nodeList = c.nodeList();
+      for (int round = 0; round < 1000; round++) {
+        String phase = s.jobReports().get(0).phase();
+        if (!phase.equals("reading") && !phase.equals("planning")) {
+          break;
+        }
+        int before = SchedulerClock.heartbeats();
+        for (MockNM nm : nodeList) {
+          nm.nodeHeartbeat(true);
+        }
+        c.rm.drainEvents();
+        servedWhilePlanning += SchedulerClock.heartbeats() - before;
+        roundsWhilePlanning++;
+      }
+      var report = s.jobReports().get(0);
+      return String.format(Locale.ROOT,
+          "Planner scale: %,d maps on %,d nodes: phase %s, planner %s, plan %.0f ms (budget %d ms), plan makespan %.0f"
+              + " against lower bound %.0f, %d%% of maps planned data-local; %,d node heartbeats served in %d rounds"
+              + " while the plan was read and made (heartbeat p99 %.0f µs).%n",
+          tasks, nodes, report.phase(), report.planner(), report.planMillis(), s.settings().planBudgetMs(),
+          report.plan() == null ? 0.0 : report.plan().makespan() / 1000.0,
+          report.plan() == null ? 0.0 : report.plan().lowerBound() / 1000.0,
+          report.plan() == null ? 0 : 100 * report.plan().local() / tasks, servedWhilePlanning, roundsWhilePlanning,
+          SchedulerClock.heartbeatMicros(0.99));
+    }
+  }
+}

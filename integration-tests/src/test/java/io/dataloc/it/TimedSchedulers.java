@@ -1,0 +1,86 @@
+package io.dataloc.it;
+
+import io.dataloc.yarn.LocalityScheduler;
+import java.util.List;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler;
+
+/**
+ * Each scheduler under test, unchanged but for a clock around {@code handle} and
+ * {@code allocate}: the RM calls them exactly as it calls the stock classes.
+ */
+final class TimedSchedulers {
+  private TimedSchedulers() {}
+
+  static boolean isHeartbeat(SchedulerEvent e) {
+    return e.getType() == SchedulerEventType.NODE_UPDATE;
+  }
+
+  public static final class Dataloc extends LocalityScheduler {
+    @Override
+    public void handle(SchedulerEvent event) {
+      long t0 = System.nanoTime();
+      super.handle(event);
+      SchedulerClock.event(isHeartbeat(event), System.nanoTime() - t0);
+    }
+
+    @Override
+    public Allocation allocate(ApplicationAttemptId id, List<ResourceRequest> ask, List<SchedulingRequest> sr,
+        List<ContainerId> release, List<String> add, List<String> remove, ContainerUpdates updates) {
+      long t0 = System.nanoTime();
+      try {
+        return super.allocate(id, ask, sr, release, add, remove, updates);
+      } finally {
+        SchedulerClock.allocate(System.nanoTime() - t0);
+      }
+    }
+  }
+
+  public static final class Capacity extends CapacityScheduler {
+    @Override
+    public void handle(SchedulerEvent event) {
+      long t0 = System.nanoTime();
+      super.handle(event);
+      SchedulerClock.event(isHeartbeat(event), System.nanoTime() - t0);
+    }
+
+    @Override
+    public Allocation allocate(ApplicationAttemptId id, List<ResourceRequest> ask, List<SchedulingRequest> sr,
+        List<ContainerId> release, List<String> add, List<String> remove, ContainerUpdates updates) {
+      long t0 = System.nanoTime();
+      try {
+        return super.allocate(id, ask, sr, release, add, remove, updates);
+      } finally {
+        SchedulerClock.allocate(System.nanoTime() - t0);
+      }
+    }
+  }
+
+  public static final class Fair extends FairScheduler {
+    @Override
+    public void handle(SchedulerEvent event) {
+      long t0 = System.nanoTime();
+      super.handle(event);
+      SchedulerClock.event(isHeartbeat(event), System.nanoTime() - t0);
+    }
+
+    @Override
+    public Allocation allocate(ApplicationAttemptId id, List<ResourceRequest> ask, List<SchedulingRequest> sr,
+        List<ContainerId> release, List<String> add, List<String> remove, ContainerUpdates updates) {
+      long t0 = System.nanoTime();
+      try {
+        return super.allocate(id, ask, sr, release, add, remove, updates);
+      } finally {
+        SchedulerClock.allocate(System.nanoTime() - t0);
+      }
+    }
+  }
+}
