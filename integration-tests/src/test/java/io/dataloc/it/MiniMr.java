@@ -136,6 +136,12 @@ final class MiniMr implements AutoCloseable {
 
   /** Submits a MapReduce-like application; {@code splits} null means no split file. */
   RMApp submit(String user, List<List<String>> splits) throws Exception {
+    return submit(user, splits, url -> url);
+  }
+
+  /** As {@link #submit(String, List)}, with the split file's URL rewritten (fault tests). */
+  RMApp submit(String user, List<List<String>> splits, java.util.function.UnaryOperator<URL> splitUrl)
+      throws Exception {
     ApplicationId id = rm.getClientRMService().getNewApplication(Records.newRecord(GetNewApplicationRequest.class))
         .getApplicationId();
     ApplicationSubmissionContext sub = Records.newRecord(ApplicationSubmissionContext.class);
@@ -148,7 +154,7 @@ final class MiniMr implements AutoCloseable {
     if (splits != null) {
       Path file = SplitFiles.write(dir.resolve("staging/" + id + "/job.splitmetainfo"), splits);
       resources.put("jobSubmitDir/job.splitmetainfo", LocalResource.newInstance(
-          URL.fromPath(new org.apache.hadoop.fs.Path(file.toUri())), LocalResourceType.FILE,
+          splitUrl.apply(URL.fromPath(new org.apache.hadoop.fs.Path(file.toUri()))), LocalResourceType.FILE,
           LocalResourceVisibility.APPLICATION, Files.size(file), Files.getLastModifiedTime(file).toMillis()));
     }
     clc.setLocalResources(resources);

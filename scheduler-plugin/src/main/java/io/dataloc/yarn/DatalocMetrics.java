@@ -65,6 +65,14 @@ public class DatalocMetrics {
     return plansFailed.value();
   }
 
+  public long plansOverBudget() {
+    return plansOverBudget.value();
+  }
+
+  public long declines() {
+    return declines.value();
+  }
+
   public long placementFailures() {
     return placementFailures.value();
   }

@@ -1,0 +1,70 @@
+package io.dataloc.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+/** Every key: the default loads, and an invalid value is refused naming the key and what is allowed. */
+class DatalocConfigurationTest {
+
+  /** One invalid value per key (a test fails when a key is added without one). */
+  private static final Map<String, String> INVALID = new LinkedHashMap<>();
+
+  static {
+    INVALID.put("assigner", "magic");
+    INVALID.put("plan.fallback-assigner", "faster");
+    INVALID.put("online-policy", "random");
+    INVALID.put("job-ordering", "lifo");
+    INVALID.put("cost.local", "0");
+    INVALID.put("cost.rack", "0.5");
+    INVALID.put("cost.remote", "1.5");
+    INVALID.put("cost.congestion", "-0.1");
+    INVALID.put("rate.local", "1.5");
+    INVALID.put("rate.rack", "0.9");
+    INVALID.put("rate.remote", "0.6");
+    INVALID.put("rate.learn-samples", "-3");
+    INVALID.put("plan.time-budget-ms", "5");
+    INVALID.put("plan.max-tasks", "lots");
+    INVALID.put("placement.sources", "split-metainfo,hdfs");
+    INVALID.put("placement.hint-env", "INPUT PATHS");
+    INVALID.put("placement.read-timeout-ms", "99");
+    INVALID.put("map-priority", "1001");
+    INVALID.put("delay.node", "-1");
+    INVALID.put("delay.rack", "two");
+    INVALID.put("seed", "0x1f");
+  }
+
+  @Test
+  void everyKeyHasAnInvalidExample() {
+    assertEquals(DatalocConfiguration.KEYS.stream().map(DatalocConfiguration.Key::name).collect(Collectors.toSet()),
+        INVALID.keySet());
+  }
+
+  @Test
+  void theDefaultsLoad() {
+    DatalocConfiguration.Settings s = DatalocConfiguration.load(new Configuration(false));
+    assertEquals("bar", s.assigner());
+    assertEquals(2000, s.planBudgetMs());
+  }
+
+  @Test
+  void eachInvalidValueIsRefusedNamingItsKey() {
+    for (Map.Entry<String, String> e : INVALID.entrySet()) {
+      Configuration conf = new Configuration(false);
+      conf.set(DatalocConfiguration.PREFIX + e.getKey(), e.getValue());
+      IllegalArgumentException x = assertThrows(IllegalArgumentException.class, () -> DatalocConfiguration.load(conf),
+          e.getKey() + " = " + e.getValue());
+      String m = x.getMessage();
+      assertTrue(m.contains(DatalocConfiguration.PREFIX + e.getKey()), "names the key: " + m);
+      assertTrue(m.contains(e.getValue().trim()), "quotes the value: " + m);
+      assertTrue(m.length() > (DatalocConfiguration.PREFIX + e.getKey() + e.getValue()).length() + 10,
+          "says what is allowed: " + m);
+    }
+  }
+}
