@@ -42,6 +42,15 @@ final class EmbeddedCluster {
   /** Runs the wordcount on a fresh cluster under {@code scheduler}; everything is stopped after. */
   static Result run(String label, Class<? extends ResourceScheduler> scheduler, Path dir, int files,
       java.util.function.Consumer<String> progress) throws Exception {
+    return run(label, scheduler, Map.of(), false, dir, files, progress);
+  }
+
+  /**
+   * As above, with scheduler settings, and with every block on node1 and node2 when
+   * {@code skewed} (HDFS favored nodes), the others holding none.
+   */
+  static Result run(String label, Class<? extends ResourceScheduler> scheduler, Map<String, String> settings,
+      boolean skewed, Path dir, int files, java.util.function.Consumer<String> progress) throws Exception {
     String hostsFile = System.getProperty("dataloc.hosts.file");
     Configuration conf = new Configuration();
     conf.setLong("dfs.blocksize", 1 << 20);
@@ -52,12 +61,19 @@ final class EmbeddedCluster {
     try {
       dfs.waitActive();
       FileSystem fs = dfs.getFileSystem();
-      progress.accept(label + ": HDFS up on node1..node4 (two racks); writing " + files + " one-block files");
-      long words = writeInput(fs, files);
+      progress.accept(label + ": HDFS up on node1..node4 (two racks); writing " + files + " one-block files"
+          + (skewed ? " on node1 and node2 only" : ""));
+      java.net.InetSocketAddress[] favored = null;
+      if (skewed) {
+        favored = new java.net.InetSocketAddress[] {dfs.getDataNodes().get(0).getXferAddress(),
+            dfs.getDataNodes().get(1).getXferAddress()};
+      }
+      long words = writeInput(fs, files, favored);
       Path table = dir.resolve(label + "-topology");
       Files.writeString(table, "node1 /r1\nnode2 /r1\nnode3 /r2\nnode4 /r2\n");
       Configuration yconf = new Configuration(dfs.getConfiguration(0));
       yconf.setClass(YarnConfiguration.RM_SCHEDULER, scheduler, ResourceScheduler.class);
+      settings.forEach(yconf::set);
       yconf.set("net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
       yconf.set("net.topology.table.file.name", table.toString());
       yconf.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
@@ -79,41 +95,7 @@ final class EmbeddedCluster {
       }
       yarn.start();
       progress.accept(label + ": YARN up (" + scheduler.getSimpleName() + "); running wordcount");
-      Job job = Job.getInstance(new Configuration(yarn.getConfig()), "wordcount-" + label);
-      // No speculative attempts: the locality counters then count each map exactly once.
-      job.getConfiguration().setBoolean("mapreduce.map.speculative", false);
-      job.getConfiguration().setBoolean("mapreduce.reduce.speculative", false);
-      job.setJarByClass(EmbeddedCluster.class);
-      job.setMapperClass(TokenCounterMapper.class);
-      job.setCombinerClass(IntSumReducer.class);
-      job.setReducerClass(IntSumReducer.class);
-      job.setOutputKeyClass(Text.class);
-      job.setOutputValueClass(IntWritable.class);
-      job.setNumReduceTasks(1);
-      FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path("/in"));
-      org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path("/out-" + label);
-      FileOutputFormat.setOutputPath(job, out);
-      long t0 = System.nanoTime();
-      if (!job.waitForCompletion(false)) {
-        throw new IllegalStateException(label + ": the wordcount job failed");
-      }
-      double seconds = (System.nanoTime() - t0) / 1e9;
-      long counted = countOutput(fs, out);
-      if (counted != words) {
-        throw new IllegalStateException(label + ": counted " + counted + " words, wrote " + words);
-      }
-      progress.accept(String.format(java.util.Locale.ROOT, "%s: done in %.1f s, output verified", label, seconds));
-      var c = job.getCounters();
-      Map<String, Integer> perHost = new TreeMap<>();
-      for (TaskCompletionEvent e : job.getTaskCompletionEvents(0, 1000)) {
-        if (e.isMapTask() && e.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
-          String host = java.net.URI.create(e.getTaskTrackerHttp()).getHost();
-          perHost.merge(host, 1, Integer::sum);
-        }
-      }
-      return new Result(label, c.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue(),
-          c.findCounter(JobCounter.RACK_LOCAL_MAPS).getValue(), c.findCounter(JobCounter.OTHER_LOCAL_MAPS).getValue(),
-          perHost, seconds);
+      return wordcount(label, new Configuration(yarn.getConfig()), fs, words, progress);
     } finally {
       if (yarn != null) {
         yarn.stop();
@@ -122,11 +104,64 @@ final class EmbeddedCluster {
     }
   }
 
+  /**
+   * Runs a wordcount over {@code /in} on a running cluster, checks its output against the
+   * {@code words} written, and reads locality from the job's counters and maps per host from its
+   * task events.
+   */
+  static Result wordcount(String label, Configuration clusterConf, FileSystem fs, long words,
+      java.util.function.Consumer<String> progress) throws Exception {
+    Job job = Job.getInstance(clusterConf, "wordcount-" + label);
+    // No speculative attempts: the locality counters then count each map exactly once.
+    job.getConfiguration().setBoolean("mapreduce.map.speculative", false);
+    job.getConfiguration().setBoolean("mapreduce.reduce.speculative", false);
+    job.setJarByClass(EmbeddedCluster.class);
+    job.setMapperClass(TokenCounterMapper.class);
+    job.setCombinerClass(IntSumReducer.class);
+    job.setReducerClass(IntSumReducer.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(IntWritable.class);
+    job.setNumReduceTasks(1);
+    FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path("/in"));
+    org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path("/out-" + label);
+    FileOutputFormat.setOutputPath(job, out);
+    long t0 = System.nanoTime();
+    if (!job.waitForCompletion(false)) {
+      throw new IllegalStateException(label + ": the wordcount job failed");
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    long counted = countOutput(fs, out);
+    if (counted != words) {
+      throw new IllegalStateException(label + ": counted " + counted + " words, wrote " + words);
+    }
+    progress.accept(String.format(java.util.Locale.ROOT, "%s: done in %.1f s, output verified", label, seconds));
+    var c = job.getCounters();
+    Map<String, Integer> perHost = new TreeMap<>();
+    for (TaskCompletionEvent e : job.getTaskCompletionEvents(0, 1000)) {
+      if (e.isMapTask() && e.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
+        String host = java.net.URI.create(e.getTaskTrackerHttp()).getHost();
+        perHost.merge(host, 1, Integer::sum);
+      }
+    }
+    return new Result(label, c.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue(),
+        c.findCounter(JobCounter.RACK_LOCAL_MAPS).getValue(), c.findCounter(JobCounter.OTHER_LOCAL_MAPS).getValue(),
+        perHost, seconds);
+  }
+
   /** One-block files of words; returns how many words there are. */
-  private static long writeInput(FileSystem fs, int files) throws Exception {
+  static long writeInput(FileSystem fs, int files) throws Exception {
+    return writeInput(fs, files, null);
+  }
+
+  /** As above; with {@code favored} DataNodes, HDFS places every block there. */
+  static long writeInput(FileSystem fs, int files, java.net.InetSocketAddress[] favored) throws Exception {
     long words = 0;
     for (int f = 0; f < files; f++) {
-      try (FSDataOutputStream out = fs.create(new org.apache.hadoop.fs.Path("/in/part-" + f))) {
+      org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/in/part-" + f);
+      try (FSDataOutputStream out = favored == null ? fs.create(path)
+          : ((org.apache.hadoop.hdfs.DistributedFileSystem) fs).create(path,
+              org.apache.hadoop.fs.permission.FsPermission.getFileDefault(), true, 4096, (short) 2, 1 << 20, null,
+              favored)) {
         StringBuilder sb = new StringBuilder();
         int n = 0;
         while (sb.length() < 900_000) {

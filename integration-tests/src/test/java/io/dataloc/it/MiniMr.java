@@ -182,11 +182,32 @@ final class MiniMr implements AutoCloseable {
   @Override
   public void close() {
     rm.stop();
+    cancelDecommissioningWatcher(rm);
     if (previous != null) {
       previous.close();
     }
     QueueMetrics.clearQueueMetrics();
     DefaultMetricsSystem.shutdown();
+  }
+
+  /**
+   * The RM's DecommissioningNodesWatcher starts a timer thread that stopping the RM never cancels
+   * (Hadoop 3.5.0); it keeps the whole RM reachable. Tests that start thousands of RMs cancel it.
+   */
+  private static void cancelDecommissioningWatcher(MockRM rm) {
+    try {
+      var watcherField = org.apache.hadoop.yarn.server.resourcemanager.ResourceTrackerService.class
+          .getDeclaredField("decommissioningWatcher");
+      watcherField.setAccessible(true);
+      Object watcher = watcherField.get(rm.getResourceTrackerService());
+      if (watcher != null) {
+        var timerField = watcher.getClass().getDeclaredField("pollTimer");
+        timerField.setAccessible(true);
+        ((java.util.Timer) timerField.get(watcher)).cancel();
+      }
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      // a later Hadoop may have fixed or renamed it
+    }
   }
 
   static void deleteQuietly(Path p) {

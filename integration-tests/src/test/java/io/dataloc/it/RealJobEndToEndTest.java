@@ -3,58 +3,62 @@ package io.dataloc.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Map;
-import java.util.TreeMap;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
-import org.apache.hadoop.io.IntWritable;
-import org.apache.hadoop.io.Text;
-import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.JobCounter;
-import org.apache.hadoop.mapreduce.TaskCompletionEvent;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.map.TokenCounterMapper;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer;
-import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
-
 import io.dataloc.yarn.LocalityScheduler;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real MapReduce wordcount over HDFS on four distinct hosts under Dataloc and under the
- * CapacityScheduler in the same run: locality from the job counters, placement from the task
- * completion events, output checked.
+ * Real MapReduce wordcounts over HDFS on four distinct hosts on two racks, in one run: 24 one-block
+ * files with blocks spread (Dataloc with bar and with flow, the CapacityScheduler, the
+ * FairScheduler) and with every block on node1 and node2 (Dataloc bar, CapacityScheduler).
+ * Locality from the job counters, placement from the task completion events, output checked by
+ * {@link EmbeddedCluster#wordcount}.
  */
 @Tag("e2e")
 class RealJobEndToEndTest {
-  private static final int FILES = 12;
+  private static final int FILES = 24;
 
   @TempDir Path dir;
 
   @Test
-  void wordcountUnderDatalocAndCapacityScheduler() throws Exception {
-    List<EmbeddedCluster.Result> results = new ArrayList<>();
-    results.add(EmbeddedCluster.run("dataloc", LocalityScheduler.class, dir, FILES, System.out::println));
-    results.add(EmbeddedCluster.run("capacity", CapacityScheduler.class, dir, FILES, System.out::println));
-    System.out.println(Demo.table(results));
-    EmbeddedCluster.Result d = results.get(0);
-    assertEquals(FILES, d.dataLocal() + d.rackLocal() + d.other(), "every map counted once");
-    assertTrue(d.dataLocal() >= results.get(1).dataLocal(), "Dataloc at least as data-local: " + results);
+  void wordcountUnderDatalocAndTheStockSchedulers() throws Exception {
+    List<EmbeddedCluster.Result> spread = new ArrayList<>();
+    spread.add(EmbeddedCluster.run("dataloc-bar", LocalityScheduler.class,
+        Map.of("yarn.scheduler.dataloc.assigner", "bar"), false, dir, FILES, System.out::println));
+    spread.add(EmbeddedCluster.run("dataloc-flow", LocalityScheduler.class,
+        Map.of("yarn.scheduler.dataloc.assigner", "flow"), false, dir, FILES, System.out::println));
+    spread.add(EmbeddedCluster.run("capacity", CapacityScheduler.class, Map.of(), false, dir, FILES,
+        System.out::println));
+    spread.add(EmbeddedCluster.run("fair", FairScheduler.class, Map.of(), false, dir, FILES, System.out::println));
+    List<EmbeddedCluster.Result> skewed = new ArrayList<>();
+    skewed.add(EmbeddedCluster.run("skewed-dataloc-bar", LocalityScheduler.class, Map.of(), true, dir, FILES,
+        System.out::println));
+    skewed.add(EmbeddedCluster.run("skewed-capacity", CapacityScheduler.class, Map.of(), true, dir, FILES,
+        System.out::println));
+    System.out.println("blocks spread over node1..node4:\n" + Demo.table(spread));
+    System.out.println("every block on node1 and node2:\n" + Demo.table(skewed));
+    for (List<EmbeddedCluster.Result> results : List.of(spread, skewed)) {
+      for (EmbeddedCluster.Result r : results) {
+        assertEquals(FILES, r.dataLocal() + r.rackLocal() + r.other(), "every map counted once: " + r);
+      }
+    }
+    for (EmbeddedCluster.Result d : spread.subList(0, 2)) {
+      for (EmbeddedCluster.Result stock : spread.subList(2, 4)) {
+        assertTrue(d.dataLocal() >= stock.dataLocal(), "at least as data-local: " + d + " vs " + stock);
+        assertTrue(busiest(d) <= busiest(stock), "no busier host: " + d + " vs " + stock);
+      }
+    }
+    assertTrue(skewed.get(0).dataLocal() >= skewed.get(1).dataLocal(), "skewed: " + skewed);
+  }
+
+  private static int busiest(EmbeddedCluster.Result r) {
+    return r.mapsPerHost().values().stream().mapToInt(Integer::intValue).max().orElse(0);
   }
 }

@@ -20,67 +20,57 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairSchedule
 final class TimedSchedulers {
   private TimedSchedulers() {}
 
-  static boolean isHeartbeat(SchedulerEvent e) {
-    return e.getType() == SchedulerEventType.NODE_UPDATE;
+  static void timed(SchedulerEvent event, Runnable handling) {
+    long t0 = System.nanoTime();
+    handling.run();
+    SchedulerClock.event(event.getType() == SchedulerEventType.NODE_UPDATE, System.nanoTime() - t0);
+  }
+
+  static Allocation timed(java.util.function.Supplier<Allocation> allocating) {
+    long t0 = System.nanoTime();
+    try {
+      return allocating.get();
+    } finally {
+      SchedulerClock.allocate(System.nanoTime() - t0);
+    }
   }
 
   public static final class Dataloc extends LocalityScheduler {
     @Override
     public void handle(SchedulerEvent event) {
-      long t0 = System.nanoTime();
-      super.handle(event);
-      SchedulerClock.event(isHeartbeat(event), System.nanoTime() - t0);
+      timed(event, () -> super.handle(event));
     }
 
     @Override
     public Allocation allocate(ApplicationAttemptId id, List<ResourceRequest> ask, List<SchedulingRequest> sr,
         List<ContainerId> release, List<String> add, List<String> remove, ContainerUpdates updates) {
-      long t0 = System.nanoTime();
-      try {
-        return super.allocate(id, ask, sr, release, add, remove, updates);
-      } finally {
-        SchedulerClock.allocate(System.nanoTime() - t0);
-      }
+      return timed(() -> super.allocate(id, ask, sr, release, add, remove, updates));
     }
   }
 
   public static final class Capacity extends CapacityScheduler {
     @Override
     public void handle(SchedulerEvent event) {
-      long t0 = System.nanoTime();
-      super.handle(event);
-      SchedulerClock.event(isHeartbeat(event), System.nanoTime() - t0);
+      timed(event, () -> super.handle(event));
     }
 
     @Override
     public Allocation allocate(ApplicationAttemptId id, List<ResourceRequest> ask, List<SchedulingRequest> sr,
         List<ContainerId> release, List<String> add, List<String> remove, ContainerUpdates updates) {
-      long t0 = System.nanoTime();
-      try {
-        return super.allocate(id, ask, sr, release, add, remove, updates);
-      } finally {
-        SchedulerClock.allocate(System.nanoTime() - t0);
-      }
+      return timed(() -> super.allocate(id, ask, sr, release, add, remove, updates));
     }
   }
 
   public static final class Fair extends FairScheduler {
     @Override
     public void handle(SchedulerEvent event) {
-      long t0 = System.nanoTime();
-      super.handle(event);
-      SchedulerClock.event(isHeartbeat(event), System.nanoTime() - t0);
+      timed(event, () -> super.handle(event));
     }
 
     @Override
     public Allocation allocate(ApplicationAttemptId id, List<ResourceRequest> ask, List<SchedulingRequest> sr,
         List<ContainerId> release, List<String> add, List<String> remove, ContainerUpdates updates) {
-      long t0 = System.nanoTime();
-      try {
-        return super.allocate(id, ask, sr, release, add, remove, updates);
-      } finally {
-        SchedulerClock.allocate(System.nanoTime() - t0);
-      }
+      return timed(() -> super.allocate(id, ask, sr, release, add, remove, updates));
     }
   }
 }

@@ -95,7 +95,12 @@ final class PlacementReader {
       credentials.readTokenStorageStream(new DataInputStream(new ByteArrayInputStream(bytes)));
       ugi.addCredentials(credentials);
     }
-    return ugi.doAs(action);
+    try {
+      return ugi.doAs(action);
+    } finally {
+      // FileSystem's cache keys on the UGI: without this every job read would leave a client behind.
+      FileSystem.closeAllForUGI(ugi);
+    }
   }
 
   private List<List<String>> readSplitMetaInfo(Path path) throws IOException {

@@ -1,0 +1,56 @@
+package io.dataloc.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The multi-process cluster of real daemons, exactly as {@code bin/dataloc-cluster run} starts it
+ * (NameNode, four DataNodes, four NodeManagers on node1..node4, a ResourceManager with the built
+ * jar and {@code conf/yarn-site.xml}): a real wordcount runs under Dataloc, every map is counted
+ * once, the maps run on their data, and every daemon the script started is gone afterwards.
+ */
+@Tag("e2e")
+class MultiProcessClusterTest {
+  @TempDir Path dir;
+
+  @Test
+  void aRealJobRunsUnderDatalocOnSeparateDaemons() throws Exception {
+    Path root = Path.of(System.getProperty("user.dir")).getParent();
+    Path log = dir.resolve("run.log");
+    Process p = new ProcessBuilder(root.resolve("bin/dataloc-cluster").toString(), "run", dir.resolve("cluster").toString())
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    boolean ended = p.waitFor(12, TimeUnit.MINUTES);
+    if (!ended) {
+      p.destroy();
+      new ProcessBuilder(root.resolve("bin/dataloc-cluster").toString(), "stop", dir.resolve("cluster").toString())
+          .inheritIO().start().waitFor(2, TimeUnit.MINUTES);
+    }
+    String out = Files.readString(log, StandardCharsets.UTF_8);
+    System.out.println(out);
+    assertTrue(ended, "the script ended");
+    assertEquals(0, p.exitValue(), "the script succeeded (the job's output was verified)");
+    assertTrue(out.contains("the ResourceManager ran io.dataloc.yarn.LocalityScheduler"), "RM ran Dataloc");
+    assertTrue(out.contains("Dataloc planned"), "the job was planned");
+    Matcher m = Pattern.compile("DATALOC-REPORT data-local=(\\d+) rack-local=(\\d+) other=(\\d+)").matcher(out);
+    assertTrue(m.find(), "a report line");
+    int local = Integer.parseInt(m.group(1));
+    int all = local + Integer.parseInt(m.group(2)) + Integer.parseInt(m.group(3));
+    assertEquals(24, all, "every map counted once");
+    assertTrue(local >= 22, "the maps run on their data: " + local + " of 24 data-local");
+    try (var pids = Files.list(dir.resolve("cluster/pids"))) {
+      assertEquals(0, pids.count(), "every daemon stopped");
+    }
+    assertTrue(ProcessHandle.allProcesses().noneMatch(h -> h.info().commandLine().orElse("")
+        .contains(dir.resolve("cluster").toString())), "no daemon of this cluster is left running");
+  }
+}
