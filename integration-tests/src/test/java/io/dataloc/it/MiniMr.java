@@ -118,6 +118,9 @@ final class MiniMr implements AutoCloseable {
     Files.writeString(table, sb.toString());
     conf.set("net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
     conf.set("net.topology.table.file.name", table.toString());
+    // The RM's own stores (node attributes, ...) default to /tmp/hadoop-$USER: shared by every RM
+    // on the machine, so two test JVMs at once would trip over each other.
+    conf.set("hadoop.tmp.dir", dir.resolve("hadoop-tmp").toString());
     settings.forEach(conf::set);
     MockRM rm = new MockRM(conf);
     if (quiet) {
