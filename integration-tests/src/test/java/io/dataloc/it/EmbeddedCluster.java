@@ -5,6 +5,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
@@ -47,7 +48,7 @@ final class EmbeddedCluster {
 
   /**
    * As above, with scheduler settings, and with every block on node1 and node2 when
-   * {@code skewed} (HDFS favored nodes), the others holding none.
+   * {@code skewed}, the others holding none.
    */
   static Result run(String label, Class<? extends ResourceScheduler> scheduler, Map<String, String> settings,
       boolean skewed, Path dir, int files, java.util.function.Consumer<String> progress) throws Exception {
@@ -63,12 +64,18 @@ final class EmbeddedCluster {
       FileSystem fs = dfs.getFileSystem();
       progress.accept(label + ": HDFS up on node1..node4 (two racks); writing " + files + " one-block files"
           + (skewed ? " on node1 and node2 only" : ""));
-      java.net.InetSocketAddress[] favored = null;
+      // Skewed: node3 and node4's DataNodes are down while the input is written (favored nodes are
+      // only a hint HDFS may ignore), so every block lands on node1 and node2; then they rejoin.
+      List<MiniDFSCluster.DataNodeProperties> stopped = new java.util.ArrayList<>();
       if (skewed) {
-        favored = new java.net.InetSocketAddress[] {dfs.getDataNodes().get(0).getXferAddress(),
-            dfs.getDataNodes().get(1).getXferAddress()};
+        stopped.add(dfs.stopDataNode(3)); // node4 (DataNodes are in HOSTS order)
+        stopped.add(dfs.stopDataNode(2)); // node3
       }
-      long words = writeInput(fs, files, favored);
+      long words = writeInput(fs, files);
+      for (MiniDFSCluster.DataNodeProperties dn : stopped) {
+        dfs.restartDataNode(dn, true);
+      }
+      dfs.waitActive();
       Path table = dir.resolve(label + "-topology");
       Files.writeString(table, "node1 /r1\nnode2 /r1\nnode3 /r2\nnode4 /r2\n");
       Configuration yconf = new Configuration(dfs.getConfiguration(0));
@@ -150,18 +157,10 @@ final class EmbeddedCluster {
 
   /** One-block files of words; returns how many words there are. */
   static long writeInput(FileSystem fs, int files) throws Exception {
-    return writeInput(fs, files, null);
-  }
-
-  /** As above; with {@code favored} DataNodes, HDFS places every block there. */
-  static long writeInput(FileSystem fs, int files, java.net.InetSocketAddress[] favored) throws Exception {
     long words = 0;
     for (int f = 0; f < files; f++) {
       org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path("/in/part-" + f);
-      try (FSDataOutputStream out = favored == null ? fs.create(path)
-          : ((org.apache.hadoop.hdfs.DistributedFileSystem) fs).create(path,
-              org.apache.hadoop.fs.permission.FsPermission.getFileDefault(), true, 4096, (short) 2, 1 << 20, null,
-              favored)) {
+      try (FSDataOutputStream out = fs.create(path)) {
         StringBuilder sb = new StringBuilder();
         int n = 0;
         while (sb.length() < 900_000) {
