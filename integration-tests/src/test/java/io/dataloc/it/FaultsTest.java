@@ -55,8 +55,7 @@ class FaultsTest {
       assertEquals(1, s.datalocMetrics().placementFailures(), name + ": counted");
       assertEquals(0, s.datalocMetrics().plansMade(), name);
       assertEquals(0, s.datalocMetrics().errors(), name);
-      assertTrue(s.jobReports().isEmpty() || s.jobReports().get(0).note().contains("placement read failed"),
-          name + ": " + s.jobReports());
+      assertTrue(s.jobReports().get(0).note().contains("placement read failed"), name + ": " + s.jobReports());
       assertTrue(!s.isDegraded(), name);
     }
   }

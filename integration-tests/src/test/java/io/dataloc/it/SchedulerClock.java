@@ -46,7 +46,8 @@ public final class SchedulerClock {
     }
     long[] sorted = Arrays.copyOf(heartbeats, count);
     Arrays.sort(sorted);
-    return sorted[Math.min(count - 1, (int) Math.ceil(q * count) - 1 < 0 ? 0 : (int) Math.ceil(q * count) - 1)] / 1e3;
+    int rank = Math.max(1, (int) Math.ceil(q * count)); // nearest-rank quantile
+    return sorted[Math.min(count, rank) - 1] / 1e3;
   }
 
   /** All time inside the scheduler (events and allocate calls), in seconds. */

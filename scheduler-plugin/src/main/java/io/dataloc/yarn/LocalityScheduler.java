@@ -841,15 +841,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     if (kind == 0 || kind < 0) {
       return false;
     }
-    int declined = a.declines.getOrDefault(node.getNodeName(), 0);
-    if (declined >= settings.nodeDelay()
-        || !a.am.localElsewhere(node.getNodeName(), h -> engine.state().hostIndex(h) >= 0
-            && engine.state().alive(engine.state().hostIndex(h)))) {
+    if (!a.am.localElsewhere(node.getNodeName(), h -> engine.state().hostIndex(h) >= 0
+        && engine.state().alive(engine.state().hostIndex(h))) || !decline(a, node, d)) {
       return false;
     }
-    a.declines.put(node.getNodeName(), declined + 1);
-    dmetrics.declines.incr();
-    engine.unpick(d);
     int moved = engine.releaseQueued(a.jobId, engine.state().hostIndex(node.getNodeName()));
     if (moved > 0) {
       dmetrics.replans.incr();
@@ -860,8 +855,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   /**
    * For a job whose AM we replay: the AM will run, in a container here, the first pending task of
    * this host's list. If that task was planned for another host, the plan is re-matched along a
-   * chain of hosts so each keeps its number of data-local tasks. If no chain exists, taking the
-   * container moves one task of the plan from that host to this one; that is accepted when this
+   * chain of hosts where each queued task stays data-local, ending at that host (every host keeps
+   * its count) or at one with less work than this one (see
+   * {@link io.dataloc.core.engine.DecisionEngine#replaceKeepsLocality}). If no chain exists, taking
+   * the container moves one task of the plan from that host to this one; that is accepted when this
    * host then stays within the plan's shape (no more waves than the plan's busiest host, no more
    * tasks at once than the plan puts on any host), and otherwise declined for this heartbeat: the
    * node asks again on its next one, when other hosts have taken their tasks. At most
@@ -879,6 +876,14 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     if ((here + slots - 1) / slots <= a.planWaves && Math.min(here, slots) <= a.planConcurrency) {
       return false;
     }
+    return decline(a, node, d);
+  }
+
+  /**
+   * Takes the decision back for this heartbeat unless the node has already declined this job
+   * {@code delay.node} times in a row (the count resets when the node gets one of its maps).
+   */
+  private boolean decline(AppState a, FiCaSchedulerNode node, Decision d) {
     int declined = a.declines.getOrDefault(node.getNodeName(), 0);
     if (declined >= settings.nodeDelay()) {
       return false;

@@ -307,6 +307,8 @@ public final class DecisionEngine {
 
   /** As {@link #onSlotFree(int)}, never choosing a task of the excluded jobs (caller's ids). */
   public Decision onSlotFree(int host, java.util.Set<Long> excludedJobs) {
+    checkedFor = null; // a chain found for an earlier decision is stale now
+    checked = null;
     if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
       return null;
     }
@@ -348,7 +350,7 @@ public final class DecisionEngine {
       return d;
     }
     int host = d.host();
-    List<int[]> chain = d.queue() == host ? localChain(d.task(), actualTask) : null;
+    List<int[]> chain = d.queue() == host ? checkedChain(d.task(), actualTask) : null;
     state.stopOn(d.task());
     state.requeue(d.task());
     state.startOn(actualTask, host);
@@ -389,8 +391,26 @@ public final class DecisionEngine {
         || policy.queueHostOf(actualTask) < 0 || d.queue() != d.host()) {
       return true;
     }
-    return localChain(d.task(), actualTask) != null || state.job(d.task()).pending() > CHAIN_SEARCH_LIMIT;
+    checked = localChain(d.task(), actualTask);
+    checkedFor = new int[] {d.task(), actualTask};
+    return checked != null || state.job(d.task()).pending() > CHAIN_SEARCH_LIMIT;
   }
+
+  /**
+   * The chain {@link #replaceKeepsLocality} found for this pair during the current decision (the
+   * scheduler asks, allocates, then replaces, with the engine untouched in between; the next
+   * {@link #onSlotFree} forgets it), else a fresh search: each swap searches once.
+   */
+  private List<int[]> checkedChain(int returning, int taken) {
+    boolean same = checkedFor != null && checkedFor[0] == returning && checkedFor[1] == taken;
+    List<int[]> chain = same ? checked : localChain(returning, taken);
+    checkedFor = null;
+    checked = null;
+    return chain;
+  }
+
+  private List<int[]> checked;
+  private int[] checkedFor;
 
   /** Jobs with more queued tasks than this are not searched for local chains (cost per container). */
   private static final int CHAIN_SEARCH_LIMIT = 20_000;
