@@ -5,9 +5,12 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -15,9 +18,12 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+import org.apache.hadoop.mapreduce.TaskReport;
+import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.map.TokenCounterMapper;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
@@ -28,72 +34,125 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler
 
 /**
  * An embedded cluster of four distinct hosts (node1..node4 on two racks; DataNode and NodeManager
- * names agree through the JVM hosts file the build generates) running a real MapReduce wordcount
- * over HDFS under a given scheduler. Used by the end-to-end test and by the demo.
+ * names agree through the JVM hosts file the build generates). One HDFS holds the input of two real
+ * MapReduce jobs: a wordcount over one-MB blocks and a map-heavy scan ({@link ScanJob}) over large
+ * blocks whose remote reads are paced. YARN is started over it once per scheduler, so every
+ * scheduler sees the same block placement. Used by the end-to-end test and by the demo.
  */
 final class EmbeddedCluster {
   private static final String[] HOSTS = {"node1", "node2", "node3", "node4"};
   private static final String[] RACKS = {"/r1", "/r1", "/r2", "/r2"};
+  /** The scan's block size: large enough that a paced remote read costs seconds. */
+  static final int SCAN_BLOCK_MB = 32;
+  /** The modeled network: a remote block is read at this many MB/s by each task. */
+  static final double REMOTE_MB_PER_SEC = 4;
 
   private EmbeddedCluster() {}
 
-  record Result(String scheduler, long dataLocal, long rackLocal, long other, Map<String, Integer> mapsPerHost,
-      double seconds) {}
+  /**
+   * What one job did: locality from its counters, maps per host from its task events, its time,
+   * and (for the scan) the bytes its maps read from blocks with no replica on their host and the
+   * time pacing added to those reads. {@code mapSeconds} runs from the first map's start to the last
+   * one's end: the part of the job that map placement decides.
+   */
+  record Result(String scheduler, String job, long dataLocal, long rackLocal, long other,
+      Map<String, Integer> mapsPerHost, double seconds, double mapSeconds, long remoteBytes, long pacedMillis) {
+    int busiest() {
+      return mapsPerHost.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    }
 
-  /** Runs the wordcount on a fresh cluster under {@code scheduler}; everything is stopped after. */
-  static Result run(String label, Class<? extends ResourceScheduler> scheduler, Path dir, int files,
-      java.util.function.Consumer<String> progress) throws Exception {
-    return run(label, scheduler, Map.of(), false, dir, files, progress);
+    long maps() {
+      return dataLocal + rackLocal + other;
+    }
+  }
+
+  /** An HDFS on node1..node4 holding both jobs' inputs; closing it stops it and deletes its files. */
+  static final class Hdfs implements AutoCloseable {
+    final MiniDFSCluster dfs;
+    final int files;
+    final long words;
+    final ScanJob.Input scan;
+    private final Path dir;
+
+    private Hdfs(MiniDFSCluster dfs, int files, long words, ScanJob.Input scan, Path dir) {
+      this.dfs = dfs;
+      this.files = files;
+      this.words = words;
+      this.scan = scan;
+      this.dir = dir;
+    }
+
+    @Override
+    public void close() {
+      dfs.shutdown();
+      MiniMr.deleteQuietly(dir);
+    }
   }
 
   /**
-   * As above, with scheduler settings, and with every block on node1 and node2 when
-   * {@code skewed}, the others holding none.
+   * Starts HDFS under {@code dir} and writes {@code files} one-MB wordcount files to {@code /in}
+   * and {@code files} {@value #SCAN_BLOCK_MB}-MB scan files to {@code /scan}, replication 2.
+   * When {@code skewed}, node2's and node4's DataNodes are down while the input is written (favored
+   * nodes are only a hint HDFS may ignore), so every block lands on node1 and node3, one per rack,
+   * which the rack placement policy accepts as it is once they rejoin.
    */
-  static Result run(String label, Class<? extends ResourceScheduler> scheduler, Map<String, String> settings,
-      boolean skewed, Path dir, int files, java.util.function.Consumer<String> progress) throws Exception {
-    String hostsFile = System.getProperty("dataloc.hosts.file");
+  static Hdfs startHdfs(Path dir, boolean skewed, int files, Consumer<String> progress) throws Exception {
     Configuration conf = new Configuration();
     conf.setLong("dfs.blocksize", 1 << 20);
     conf.setInt("dfs.replication", 2);
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve(label + "-dfs").toString());
+    Path base = dir.resolve(skewed ? "skewed-dfs" : "dfs");
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.toString());
     MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf).numDataNodes(4).hosts(HOSTS).racks(RACKS).build();
-    MiniMRYarnCluster yarn = null;
     try {
       dfs.waitActive();
       FileSystem fs = dfs.getFileSystem();
-      progress.accept(label + ": HDFS up on node1..node4 (two racks); writing " + files + " one-block files"
-          + (skewed ? " on node1 and node2 only" : ""));
-      // Skewed: node3 and node4's DataNodes are down while the input is written (favored nodes are
-      // only a hint HDFS may ignore), so every block lands on node1 and node2; then they rejoin.
-      List<MiniDFSCluster.DataNodeProperties> stopped = new java.util.ArrayList<>();
+      progress.accept(String.format(Locale.ROOT, "HDFS up on node1..node4 (two racks); writing %d one-MB files and"
+          + " %d %d-MB files%s", files, files, SCAN_BLOCK_MB, skewed ? " on node1 and node3 only" : ""));
+      List<MiniDFSCluster.DataNodeProperties> stopped = new ArrayList<>();
       if (skewed) {
         stopped.add(dfs.stopDataNode(3)); // node4 (DataNodes are in HOSTS order)
-        stopped.add(dfs.stopDataNode(2)); // node3
+        stopped.add(dfs.stopDataNode(1)); // node2
       }
       long words = writeInput(fs, files);
+      ScanJob.Input scan = ScanJob.writeInput(fs, new org.apache.hadoop.fs.Path("/scan"), files,
+          (long) SCAN_BLOCK_MB << 20);
       for (MiniDFSCluster.DataNodeProperties dn : stopped) {
         dfs.restartDataNode(dn, true);
       }
       dfs.waitActive();
-      Path table = dir.resolve(label + "-topology");
-      Files.writeString(table, "node1 /r1\nnode2 /r1\nnode3 /r2\nnode4 /r2\n");
-      Configuration yconf = new Configuration(dfs.getConfiguration(0));
-      yconf.setClass(YarnConfiguration.RM_SCHEDULER, scheduler, ResourceScheduler.class);
-      settings.forEach(yconf::set);
-      yconf.set("net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
-      yconf.set("net.topology.table.file.name", table.toString());
-      yconf.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
-      yconf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 512);
-      String childOpts = "-Xmx200m -Djdk.net.hosts.file=" + hostsFile + " -Djava.net.preferIPv4Stack=true "
-          + System.getProperty("dataloc.test.opens", "");
-      yconf.set("yarn.app.mapreduce.am.command-opts", "-Xmx400m " + childOpts.replace("-Xmx200m ", ""));
-      yconf.setInt("yarn.app.mapreduce.am.resource.mb", 768);
-      yconf.set("mapreduce.map.java.opts", childOpts);
-      yconf.set("mapreduce.reduce.java.opts", childOpts);
-      yconf.setInt("mapreduce.map.memory.mb", 512);
-      yconf.setInt("mapreduce.reduce.memory.mb", 512);
-      yarn = new MiniMRYarnCluster(label, 4);
+      return new Hdfs(dfs, files, words, scan, base);
+    } catch (Exception | Error e) {
+      dfs.shutdown();
+      MiniMr.deleteQuietly(base);
+      throw e;
+    }
+  }
+
+  /**
+   * Starts YARN over {@code hdfs} under {@code scheduler} with {@code settings}, runs the
+   * wordcount and then the scan, checks both outputs, and stops YARN.
+   */
+  static List<Result> run(String label, Class<? extends ResourceScheduler> scheduler, Map<String, String> settings,
+      Hdfs hdfs, Path dir, Consumer<String> progress) throws Exception {
+    Path table = dir.resolve(label + "-topology");
+    Files.writeString(table, "node1 /r1\nnode2 /r1\nnode3 /r2\nnode4 /r2\n");
+    Configuration yconf = new Configuration(hdfs.dfs.getConfiguration(0));
+    yconf.setClass(YarnConfiguration.RM_SCHEDULER, scheduler, ResourceScheduler.class);
+    settings.forEach(yconf::set);
+    yconf.set("net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
+    yconf.set("net.topology.table.file.name", table.toString());
+    yconf.setInt(YarnConfiguration.NM_PMEM_MB, 4096);
+    yconf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 512);
+    String childOpts = "-Xmx200m -Djdk.net.hosts.file=" + System.getProperty("dataloc.hosts.file")
+        + " -Djava.net.preferIPv4Stack=true " + System.getProperty("dataloc.test.opens", "");
+    yconf.set("yarn.app.mapreduce.am.command-opts", "-Xmx400m " + childOpts.replace("-Xmx200m ", ""));
+    yconf.setInt("yarn.app.mapreduce.am.resource.mb", 768);
+    yconf.set("mapreduce.map.java.opts", childOpts);
+    yconf.set("mapreduce.reduce.java.opts", childOpts);
+    yconf.setInt("mapreduce.map.memory.mb", 512);
+    yconf.setInt("mapreduce.reduce.memory.mb", 512);
+    MiniMRYarnCluster yarn = new MiniMRYarnCluster(label, 4);
+    try {
       yarn.init(yconf);
       for (int i = 0; i < 4; i++) {
         Configuration nm = yarn.getNodeManager(i).getConfig();
@@ -101,13 +160,15 @@ final class EmbeddedCluster {
         nm.set("yarn.nodemanager.address", HOSTS[i] + ":0");
       }
       yarn.start();
-      progress.accept(label + ": YARN up (" + scheduler.getSimpleName() + "); running wordcount");
-      return wordcount(label, new Configuration(yarn.getConfig()), fs, words, progress);
+      Configuration clusterConf = new Configuration(yarn.getConfig());
+      FileSystem fs = hdfs.dfs.getFileSystem();
+      progress.accept(label + ": YARN up (" + scheduler.getSimpleName() + "); running the wordcount");
+      Result words = wordcount(label, clusterConf, fs, hdfs.words, progress);
+      progress.accept(label + ": running the scan");
+      Result scan = scan(label, clusterConf, fs, hdfs.scan, progress);
+      return List.of(words, scan);
     } finally {
-      if (yarn != null) {
-        yarn.stop();
-      }
-      dfs.shutdown();
+      yarn.stop();
     }
   }
 
@@ -117,7 +178,7 @@ final class EmbeddedCluster {
    * task events.
    */
   static Result wordcount(String label, Configuration clusterConf, FileSystem fs, long words,
-      java.util.function.Consumer<String> progress) throws Exception {
+      Consumer<String> progress) throws Exception {
     Job job = Job.getInstance(clusterConf, "wordcount-" + label);
     // No speculative attempts: the locality counters then count each map exactly once.
     job.getConfiguration().setBoolean("mapreduce.map.speculative", false);
@@ -132,17 +193,37 @@ final class EmbeddedCluster {
     FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path("/in"));
     org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path("/out-" + label);
     FileOutputFormat.setOutputPath(job, out);
-    long t0 = System.nanoTime();
-    if (!job.waitForCompletion(false)) {
-      throw new IllegalStateException(label + ": the wordcount job failed");
-    }
-    double seconds = (System.nanoTime() - t0) / 1e9;
+    double seconds = complete(job, label);
     long counted = countOutput(fs, out);
     if (counted != words) {
       throw new IllegalStateException(label + ": counted " + counted + " words, wrote " + words);
     }
-    progress.accept(String.format(java.util.Locale.ROOT, "%s: done in %.1f s, output verified", label, seconds));
-    var c = job.getCounters();
+    progress.accept(String.format(Locale.ROOT, "%s: wordcount done in %.1f s, output verified", label, seconds));
+    return observe(label, "wordcount", job, seconds);
+  }
+
+  /** Runs the scan over {@code /scan} on a running cluster and checks its output. */
+  static Result scan(String label, Configuration clusterConf, FileSystem fs, ScanJob.Input input,
+      Consumer<String> progress) throws Exception {
+    org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path("/scan-out-" + label);
+    Job job = ScanJob.create(clusterConf, "scan-" + label, new org.apache.hadoop.fs.Path("/scan"), out,
+        REMOTE_MB_PER_SEC);
+    double seconds = complete(job, label);
+    ScanJob.verify(fs, out, input);
+    progress.accept(String.format(Locale.ROOT, "%s: scan done in %.1f s, output verified", label, seconds));
+    return observe(label, "scan", job, seconds);
+  }
+
+  private static double complete(Job job, String label) throws Exception {
+    long t0 = System.nanoTime();
+    if (!job.waitForCompletion(false)) {
+      throw new IllegalStateException(label + ": job " + job.getJobName() + " failed");
+    }
+    return (System.nanoTime() - t0) / 1e9;
+  }
+
+  private static Result observe(String label, String name, Job job, double seconds) throws Exception {
+    Counters c = job.getCounters();
     Map<String, Integer> perHost = new TreeMap<>();
     for (TaskCompletionEvent e : job.getTaskCompletionEvents(0, 1000)) {
       if (e.isMapTask() && e.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
@@ -150,9 +231,26 @@ final class EmbeddedCluster {
         perHost.merge(host, 1, Integer::sum);
       }
     }
-    return new Result(label, c.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue(),
+    long first = Long.MAX_VALUE;
+    long last = 0;
+    for (TaskReport t : job.getTaskReports(TaskType.MAP)) {
+      first = Math.min(first, t.getStartTime());
+      last = Math.max(last, t.getFinishTime());
+      if (Boolean.getBoolean("dataloc.e2e.timeline")) {
+        System.out.printf(Locale.ROOT, "  %s %s %s start %d finish %d%n", label, name, t.getTaskId(),
+            t.getStartTime() % 1_000_000, t.getFinishTime() % 1_000_000);
+      }
+    }
+    if (Boolean.getBoolean("dataloc.e2e.timeline")) {
+      for (TaskCompletionEvent e : job.getTaskCompletionEvents(0, 1000)) {
+        System.out.printf(Locale.ROOT, "  %s %s %s on %s after %d ms%n", label, name, e.getTaskAttemptId(),
+            e.getTaskTrackerHttp(), e.getTaskRunTime());
+      }
+    }
+    return new Result(label, name, c.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue(),
         c.findCounter(JobCounter.RACK_LOCAL_MAPS).getValue(), c.findCounter(JobCounter.OTHER_LOCAL_MAPS).getValue(),
-        perHost, seconds);
+        perHost, seconds, (last - first) / 1000.0, c.findCounter(RemotePacedTextInputFormat.Bytes.REMOTE).getValue(),
+        c.findCounter(RemotePacedTextInputFormat.Bytes.PACED_MILLIS).getValue());
   }
 
   /** One-block files of words; returns how many words there are. */

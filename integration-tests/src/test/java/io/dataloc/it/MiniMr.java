@@ -178,6 +178,12 @@ final class MiniMr implements AutoCloseable {
     return new MrJob(am, splits, rackOf);
   }
 
+  /** As above, with maps of {@code mapMb} MB each. */
+  MrJob launch(RMApp app, String amHost, List<List<String>> splits, int mapMb) throws Exception {
+    MockAM am = MockRM.launchAndRegisterAM(app, rm, nodes.get(amHost));
+    return new MrJob(am, splits, rackOf, Resource.newInstance(mapMb, 1));
+  }
+
   List<MockNM> nodeList() {
     return new ArrayList<>(nodes.values());
   }

@@ -27,6 +27,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 final class MrJob {
   static final int MAP_PRIORITY = 20;
   private static final Resource MAP = Resource.newInstance(1024, 1);
+  private final Resource map;
 
   final MockAM am;
   final List<List<String>> splits;
@@ -48,6 +49,12 @@ final class MrJob {
   int released;
 
   MrJob(MockAM am, List<List<String>> splits, Map<String, String> rackOf) {
+    this(am, splits, rackOf, MAP);
+  }
+
+  /** As above, with maps of {@code map} each. */
+  MrJob(MockAM am, List<List<String>> splits, Map<String, String> rackOf, Resource map) {
+    this.map = map;
     this.am = am;
     this.splits = splits;
     this.rackOf = rackOf;
@@ -88,7 +95,7 @@ final class MrJob {
     List<ResourceRequest> out = new ArrayList<>();
     for (String k : changed) {
       int n = k.equals("*") ? anyAsk : hostAsk.containsKey(k) ? hostAsk.get(k) : rackAsk.getOrDefault(k, 0);
-      out.add(ResourceRequest.newInstance(Priority.newInstance(MAP_PRIORITY), k, MAP, Math.max(0, n)));
+      out.add(ResourceRequest.newInstance(Priority.newInstance(MAP_PRIORITY), k, map, Math.max(0, n)));
     }
     changed.clear();
     return out;
@@ -238,10 +245,10 @@ final class MrJob {
     return out;
   }
 
-  private static org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus status(ContainerId id,
+  private org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus status(ContainerId id,
       int priority) {
     return org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus.newInstance(id, 0,
-        ContainerState.RUNNING, MAP, "running", 0, Priority.newInstance(priority), 0, "",
+        ContainerState.RUNNING, map, "running", 0, Priority.newInstance(priority), 0, "",
         org.apache.hadoop.yarn.api.records.ExecutionType.GUARANTEED, -1);
   }
 

@@ -96,6 +96,25 @@ class SchedulerContractTest {
   }
 
   @Test
+  void mapsLargerThanTheMinimumAllocationStayOnTheirPlannedHosts() throws Exception {
+    // 8-GB nodes, 1-GB minimum allocation, 3-GB maps: two fit on a node, and a full node still has
+    // room for a minimum allocation. Each map has one replica, so the plan runs each where its
+    // block is; a node with no room for this job's next map must leave it in its queue rather than
+    // send it elsewhere.
+    try (MiniMr c = cluster("large-maps", Map.of())) {
+      List<List<String>> splits = Scenarios.spread(24, 4, 1, 7);
+      MrJob job = c.launch(c.submit("bob", splits), "h1", splits, 3072);
+      LocalityComparisonTest.awaitPlan(c);
+      assertTrue(Rounds.run(c, job, 200) > 0, job.describe());
+      Map<String, Integer> blocksOn = new java.util.TreeMap<>();
+      splits.forEach(s -> blocksOn.merge(s.get(0), 1, Integer::sum));
+      assertEquals(24, job.dataLocal(), "every map data-local: " + job.perHost());
+      assertEquals(blocksOn, job.perHost(), "each map ran where its block is");
+      assertEquals(0, scheduler(c).datalocMetrics().errors());
+    }
+  }
+
+  @Test
   void aCorruptSplitFileMeansNoPlanAWarningAndTheJobStillRuns() throws Exception {
     try (MiniMr c = cluster("corrupt", Map.of())) {
       List<List<String>> splits = Scenarios.spread(8, 4, 2, 5);

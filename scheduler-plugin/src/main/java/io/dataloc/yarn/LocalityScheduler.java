@@ -507,7 +507,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         a.goOnline("job has " + placement.hostsPerTask().size() + " maps, above plan.max-tasks");
         return;
       }
-      input = engine.planInput(placement.hostsPerTask());
+      input = engine.planInput(placement.hostsPerTask(), jobSlots(placement.map()));
       if (input == null) {
         a.goOnline("no live node to plan on");
         return;
@@ -572,6 +572,26 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     }
   }
 
+  /**
+   * How many of a job's maps each engine host runs at once: as many of its (normalized) map
+   * containers as the node holds; the engine's slots when the map size is unknown.
+   */
+  private java.util.function.IntUnaryOperator jobSlots(Resource map) {
+    if (map == null) {
+      return h -> engine.state().slots(h);
+    }
+    Resource ask = getNormalizedResource(map, getMaximumResourceCapability());
+    Map<String, Resource> totals = new HashMap<>();
+    for (FiCaSchedulerNode n : nodeTracker.getAllNodes()) {
+      totals.put(n.getNodeName(), n.getTotalResource());
+    }
+    return h -> {
+      Resource total = totals.get(engine.state().hostName(h));
+      return total == null ? engine.state().slots(h)
+          : (int) Math.min(Integer.MAX_VALUE, calculator.computeAvailableContainers(total, ask));
+    };
+  }
+
   /** Records the plan's waves and per-host concurrency (see {@link #declinePlanBreaking}). */
   private static void shape(AppState a, io.dataloc.core.model.Problem p, Assignment plan) {
     int[] perHost = new int[p.cluster().hostCount()];
@@ -580,6 +600,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     }
     for (int h = 0; h < perHost.length; h++) {
       int slots = Math.max(1, p.cluster().slots(h));
+      a.planSlots.put(p.cluster().hostName(h), slots);
       a.planWaves = Math.max(a.planWaves, (perHost[h] + slots - 1) / slots);
       a.planConcurrency = Math.max(a.planConcurrency, Math.min(perHost[h], slots));
     }
@@ -806,6 +827,14 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         }
         continue;
       }
+      if (!fits(node, attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource())) {
+        // This job's maps are larger than what the node has left (the engine counts slots of the
+        // minimum allocation): the task stays where the plan put it, and the node may still serve
+        // another job's smaller maps.
+        engine.unpick(d);
+        excluded.add(d.jobId());
+        continue;
+      }
       if (a.am != null && (declineNonLocal(a, node, d) || declinePlanBreaking(a, node, d))) {
         excluded.add(a.jobId);
         continue;
@@ -813,7 +842,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       NodeType type = localityFor(attempt, key, node);
       RMContainer c = type == null ? null : allocateOne(attempt, key, node, type);
       if (c == null) {
-        engine.taskFailed(d.task());
+        engine.unpick(d);
         return false;
       }
       a.declines.remove(node.getNodeName());
@@ -869,7 +898,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     if (amTask < 0 || engine.replaceKeepsLocality(d, engine.task(a.jobId, amTask))) {
       return false;
     }
-    int slots = Math.max(1, engine.state().slots(d.host()));
+    int slots = a.planSlots.getOrDefault(node.getNodeName(), Math.max(1, engine.state().slots(d.host())));
     // This host's share of the job if it takes the container: the maps it ran or runs, the
     // container, and its queued tasks (the decided one back among them).
     int here = a.mapsOn.getOrDefault(node.getNodeName(), 0) + 1 + engine.queuedOn(a.jobId, d.host()) + 1;
@@ -1164,6 +1193,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     /** The plan's shape: waves on its busiest host, and most tasks at once on one host. */
     int planWaves;
     int planConcurrency;
+    /** How many of this job's maps each host runs at once, as planned (by node name). */
+    final Map<String, Integer> planSlots = new HashMap<>();
     int tasks;
     int nodeLocal;
     int rackLocal;

@@ -21,6 +21,9 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.api.records.LocalResource;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where a job's map tasks' input blocks live, read from HDFS as the submitting user, never on the
@@ -37,10 +40,15 @@ import org.apache.hadoop.yarn.api.records.LocalResource;
  * </ol>
  */
 final class PlacementReader {
+  private static final Logger LOG = LoggerFactory.getLogger(PlacementReader.class);
   static final String SPLIT_RESOURCE = "jobSubmitDir/job.splitmetainfo";
+  static final String JOB_CONF_RESOURCE = "job.xml";
 
-  /** What was read, and from where. */
-  record Placement(List<List<String>> hostsPerTask, String source, boolean amOrder) {}
+  /**
+   * What was read, and from where; {@code map} is the container each map will take, when the job's
+   * configuration said (else null).
+   */
+  record Placement(List<List<String>> hostsPerTask, String source, boolean amOrder, Resource map) {}
 
   private final Configuration conf;
   private final Set<String> sources;
@@ -64,13 +72,15 @@ final class PlacementReader {
       LocalResource split = resources == null ? null : resources.get(SPLIT_RESOURCE);
       if (split != null) {
         Path path = split.getResource().toPath();
-        return new Placement(asUser(user, am, () -> readSplitMetaInfo(path)), "split-metainfo", true);
+        LocalResource jobXml = resources.get(JOB_CONF_RESOURCE);
+        Path confPath = jobXml == null ? null : jobXml.getResource().toPath();
+        return asUser(user, am, () -> new Placement(readSplitMetaInfo(path), "split-metainfo", true, readMapSize(confPath)));
       }
     }
     if (sources.contains("input-hint") && am != null && am.getEnvironment() != null) {
       String hint = am.getEnvironment().get(hintEnv);
       if (hint != null && !hint.isBlank()) {
-        return new Placement(asUser(user, am, () -> readInputPaths(hint)), "input-hint", false);
+        return new Placement(asUser(user, am, () -> readInputPaths(hint)), "input-hint", false, null);
       }
     }
     return null;
@@ -107,6 +117,28 @@ final class PlacementReader {
     FileSystem fs = path.getFileSystem(conf);
     try (InputStream in = fs.open(path)) {
       return SplitMetaInfoReader.read(in);
+    }
+  }
+
+  /**
+   * The map container from the job's configuration, or null if there is none or it cannot be read
+   * (the plan then counts slots of the minimum allocation; the job still runs).
+   */
+  private Resource readMapSize(Path jobXml) {
+    if (jobXml == null) {
+      return null;
+    }
+    try {
+      FileSystem fs = jobXml.getFileSystem(conf);
+      Configuration job = new Configuration(false);
+      try (InputStream in = fs.open(jobXml)) {
+        job.addResource(in, jobXml.toString());
+        return MapContainerSize.of(job);
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Dataloc: cannot read the map container size from {} ({}); planning with the minimum allocation",
+          jobXml, e.toString());
+      return null;
     }
   }
 

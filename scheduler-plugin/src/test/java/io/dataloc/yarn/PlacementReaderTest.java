@@ -84,4 +84,60 @@ class PlacementReaderTest {
     assertThrows(java.io.FileNotFoundException.class,
         () -> r.read(app(Map.of("DATALOC_INPUT_PATHS", "file://" + dir.resolve("missing"))), "SPARK", null));
   }
+
+  /** A MapReduce AM's local resources: the split meta-info (one split per host list) and job.xml. */
+  private ApplicationSubmissionContext mapReduceApp(List<List<String>> splits, String jobXml) throws IOException {
+    Path split = dir.resolve("job.splitmetainfo");
+    try (java.io.DataOutputStream out = new java.io.DataOutputStream(Files.newOutputStream(split))) {
+      out.write("META-SPL".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      org.apache.hadoop.io.WritableUtils.writeVInt(out, 1);
+      org.apache.hadoop.io.WritableUtils.writeVInt(out, splits.size());
+      for (List<String> hosts : splits) {
+        org.apache.hadoop.io.WritableUtils.writeVInt(out, hosts.size());
+        for (String h : hosts) {
+          org.apache.hadoop.io.Text.writeString(out, h);
+        }
+        org.apache.hadoop.io.WritableUtils.writeVLong(out, 0);
+        org.apache.hadoop.io.WritableUtils.writeVLong(out, 1 << 20);
+      }
+    }
+    Map<String, org.apache.hadoop.yarn.api.records.LocalResource> resources = new java.util.HashMap<>();
+    resources.put(PlacementReader.SPLIT_RESOURCE, resource(split));
+    if (jobXml != null) {
+      Path conf = dir.resolve("job.xml");
+      Files.writeString(conf, jobXml);
+      resources.put(PlacementReader.JOB_CONF_RESOURCE, resource(conf));
+    }
+    ApplicationSubmissionContext ctx = app(Map.of());
+    ctx.getAMContainerSpec().setLocalResources(resources);
+    return ctx;
+  }
+
+  private static org.apache.hadoop.yarn.api.records.LocalResource resource(Path file) throws IOException {
+    return org.apache.hadoop.yarn.api.records.LocalResource.newInstance(
+        org.apache.hadoop.yarn.api.records.URL.fromPath(new org.apache.hadoop.fs.Path(file.toUri())),
+        org.apache.hadoop.yarn.api.records.LocalResourceType.FILE,
+        org.apache.hadoop.yarn.api.records.LocalResourceVisibility.APPLICATION, Files.size(file), 0);
+  }
+
+  @Test
+  void aMapReduceJobsMapContainerComesFromItsJobXml() throws Exception {
+    PlacementReader r = new PlacementReader(new Configuration(false), Set.of("split-metainfo"), "X");
+    List<List<String>> splits = List.of(List.of("h1", "h2"), List.of("h3"));
+    String xml = "<configuration><property><name>mapreduce.map.memory.mb</name><value>1536</value></property>"
+        + "</configuration>";
+    PlacementReader.Placement p = r.read(mapReduceApp(splits, xml), "MAPREDUCE", null);
+    assertEquals(splits, p.hostsPerTask());
+    assertEquals(org.apache.hadoop.yarn.api.records.Resource.newInstance(1536, 1), p.map());
+  }
+
+  @Test
+  void anUnreadableJobXmlLeavesTheMapSizeUnknownButThePlacementRead() throws Exception {
+    PlacementReader r = new PlacementReader(new Configuration(false), Set.of("split-metainfo"), "X");
+    List<List<String>> splits = List.of(List.of("h1"));
+    PlacementReader.Placement broken = r.read(mapReduceApp(splits, "<configuration><oops"), "MAPREDUCE", null);
+    assertEquals(splits, broken.hostsPerTask());
+    assertNull(broken.map());
+    assertNull(r.read(mapReduceApp(splits, null), "MAPREDUCE", null).map());
+  }
 }

@@ -160,6 +160,15 @@ public final class DecisionEngine {
 
   /** The planning problem for a job's tasks against the current cluster (null if no live host). */
   public PlanInput planInput(List<List<String>> replicaHosts) {
+    return planInput(replicaHosts, state::slots);
+  }
+
+  /**
+   * As above, where host {@code h} runs {@code jobSlots.applyAsInt(h)} of this job's tasks at once
+   * (a job whose containers are larger than the cluster's slot fits fewer), never more than its
+   * slots and never fewer than one.
+   */
+  public PlanInput planInput(List<List<String>> replicaHosts, java.util.function.IntUnaryOperator jobSlots) {
     int hostCount = state.hostCount();
     int[] hostOfCluster = new int[hostCount];
     boolean racks = true;
@@ -180,9 +189,10 @@ public final class DecisionEngine {
     long wLoc = config.planCost().local();
     for (int h = 0; h < hostCount; h++) {
       if (state.alive(h) && state.slots(h) > 0) {
+        int slots = Math.max(1, Math.min(state.slots(h), jobSlots.applyAsInt(h)));
         long backlog = (long) state.running(h) + policy.queuedFor(h);
-        long load = backlog * wLoc / state.slots(h);
-        cb.host(state.hostName(h), racks ? state.rackName(state.rackOf(h)) : null, state.slots(h), load);
+        long load = backlog * wLoc / slots;
+        cb.host(state.hostName(h), racks ? state.rackName(state.rackOf(h)) : null, slots, load);
         clusterHost[h] = c;
         hostOfCluster[c++] = h;
       }

@@ -49,6 +49,25 @@ class DecisionEngineTest {
   }
 
   @Test
+  void aJobWithLargerContainersIsPlannedWithFewerSlotsPerHost() {
+    DecisionEngine e = new DecisionEngine(EngineConfig.defaults());
+    e.addHost("a", null, 8);
+    e.addHost("b", null, 8);
+    List<List<String>> reps = tasksOn("a", 12);
+    assertEquals(8, e.planInput(reps).problem().cluster().slots(0));
+    DecisionEngine.PlanInput two = e.planInput(reps, h -> 2);
+    assertEquals(2, two.problem().cluster().slots(0));
+    assertEquals(2, two.problem().cluster().slots(1));
+    // Never more than the host's slots, never fewer than one.
+    assertEquals(8, e.planInput(reps, h -> 100).problem().cluster().slots(0));
+    assertEquals(1, e.planInput(reps, h -> 0).problem().cluster().slots(0));
+    // Twelve tasks on a's two slots take six rounds locally: a remote copy of some on b pays off.
+    Assignment plan = io.dataloc.core.offline.Assigners.create("bar", io.dataloc.core.offline.AssignerOptions.defaults())
+        .assign(two.problem());
+    assertTrue(io.dataloc.core.model.Evaluation.of(two.problem(), plan).remote() > 0, plan.toString());
+  }
+
+  @Test
   void maxWeightServesLocalExactlyWhenAlphaQLocalAtLeastGammaQCommon() {
     // α = 0.8, γ = 0.2: Q_a = 1 against Q̄ = 4 is a tie (0.8 ≥ 0.8): local.
     DecisionEngine e = engine("jsq-maxweight", "a", "b");
