@@ -57,13 +57,13 @@ public final class Demo {
   /** One row per scheduler and job, grouped by job. */
   static String table(List<EmbeddedCluster.Result> results) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "%-9s %-13s %10s %10s %6s %8s %9s %9s %10s  %s%n", "job", "scheduler",
+    sb.append(String.format(Locale.ROOT, "%-9s %-18s %10s %10s %6s %8s %9s %9s %10s  %s%n", "job", "scheduler",
         "data-local", "rack-local", "other", "busiest", "map phase", "job time", "remote MB", "maps per host"));
     List<EmbeddedCluster.Result> sorted = new ArrayList<>(results);
     sorted.sort(Comparator.comparing(r -> !r.job().equals("wordcount")));
     for (EmbeddedCluster.Result r : sorted) {
       String remote = r.job().equals("scan") ? String.format(Locale.ROOT, "%.0f", r.remoteBytes() / 1048576.0) : "-";
-      sb.append(String.format(Locale.ROOT, "%-9s %-13s %10d %10d %6d %8d %8.1fs %8.1fs %10s  %s%n", r.job(),
+      sb.append(String.format(Locale.ROOT, "%-9s %-18s %10d %10d %6d %8d %8.1fs %8.1fs %10s  %s%n", r.job(),
           r.scheduler(), r.dataLocal(), r.rackLocal(), r.other(), r.busiest(), r.mapSeconds(), r.seconds(), remote,
           r.mapsPerHost()));
     }

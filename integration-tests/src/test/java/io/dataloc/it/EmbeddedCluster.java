@@ -82,6 +82,11 @@ final class EmbeddedCluster {
       this.dir = dir;
     }
 
+    /** The length of one scan input file (each is one block). */
+    long scanFileBytes() throws java.io.IOException {
+      return dfs.getFileSystem().getFileStatus(new org.apache.hadoop.fs.Path("/scan/part-0")).getLen();
+    }
+
     @Override
     public void close() {
       dfs.shutdown();
