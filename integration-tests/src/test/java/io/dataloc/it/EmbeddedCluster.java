@@ -169,12 +169,29 @@ final class EmbeddedCluster {
       FileSystem fs = hdfs.dfs.getFileSystem();
       progress.accept(label + ": YARN up (" + scheduler.getSimpleName() + "); running the wordcount");
       Result words = wordcount(label, clusterConf, fs, hdfs.words, progress);
+      long declined = reportDeclines(yarn, label, "wordcount", 0, progress);
       progress.accept(label + ": running the scan");
       Result scan = scan(label, clusterConf, fs, hdfs.scan, progress);
+      reportDeclines(yarn, label, "scan", declined, progress);
       return List.of(words, scan);
     } finally {
       yarn.stop();
     }
+  }
+
+  /**
+   * Under Dataloc, says how many map containers the scheduler declined during the job so far (each
+   * waits for that node's next heartbeat) and returns the running total.
+   */
+  private static long reportDeclines(MiniMRYarnCluster yarn, String label, String job, long before,
+      Consumer<String> progress) {
+    if (!(yarn.getResourceManager().getResourceScheduler() instanceof io.dataloc.yarn.LocalityScheduler dataloc)) {
+      return 0;
+    }
+    long total = dataloc.datalocMetrics().declines();
+    progress.accept(String.format(Locale.ROOT, "%s: %d map containers declined during the %s to keep its plan",
+        label, total - before, job));
+    return total;
   }
 
   /**
