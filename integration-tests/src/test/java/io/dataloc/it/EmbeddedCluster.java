@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -46,6 +47,8 @@ final class EmbeddedCluster {
   static final int SCAN_BLOCK_MB = 32;
   /** The modeled network: a remote block is read at this many MB/s by each task. */
   static final double REMOTE_MB_PER_SEC = 4;
+  /** How long one job may run before the run fails. */
+  static final int JOB_LIMIT_MINUTES = 15;
 
   private EmbeddedCluster() {}
 
@@ -189,8 +192,9 @@ final class EmbeddedCluster {
       return 0;
     }
     long total = dataloc.datalocMetrics().declines();
-    progress.accept(String.format(Locale.ROOT, "%s: %d map containers declined during the %s to keep its plan",
-        label, total - before, job));
+    long declined = total - before;
+    progress.accept(String.format(Locale.ROOT, "%s: %d map container%s declined during the %s to keep its plan",
+        label, declined, declined == 1 ? "" : "s", job));
     return total;
   }
 
@@ -236,10 +240,25 @@ final class EmbeddedCluster {
     return observe(label, "scan", job, seconds);
   }
 
+  /**
+   * Runs the job to its end, at most {@link #JOB_LIMIT_MINUTES} (a job takes about two): a job
+   * that hangs is killed and fails the run instead of holding CI until its own limit.
+   */
   private static double complete(Job job, String label) throws Exception {
     long t0 = System.nanoTime();
-    if (!job.waitForCompletion(false)) {
-      throw new IllegalStateException(label + ": job " + job.getJobName() + " failed");
+    job.submit();
+    long deadline = t0 + TimeUnit.MINUTES.toNanos(JOB_LIMIT_MINUTES);
+    while (!job.isComplete()) {
+      if (System.nanoTime() > deadline) {
+        job.killJob();
+        throw new IllegalStateException(String.format(Locale.ROOT, "%s: job %s (%s) not done after %d minutes; killed",
+            label, job.getJobName(), job.getJobID(), JOB_LIMIT_MINUTES));
+      }
+      Thread.sleep(500);
+    }
+    if (!job.isSuccessful()) {
+      throw new IllegalStateException(label + ": job " + job.getJobName() + " (" + job.getJobID() + ") failed: "
+          + job.getStatus().getFailureInfo());
     }
     return (System.nanoTime() - t0) / 1e9;
   }
