@@ -63,21 +63,21 @@ class FaultsTest {
   @Test
   void hdfsUnreachable() throws Exception {
     // A NameNode address nothing listens on; the client gives up at once.
-    runsFromItsAsksAfter("unreachable", Map.of("ipc.client.connect.max.retries", "0",
+    runsFromItsAsksAfter("unreachable", Map.of("fs.defaultFS", "hdfs://127.0.0.1:1", "ipc.client.connect.max.retries", "0",
         "ipc.client.connect.max.retries.on.timeouts", "0", "ipc.client.connect.timeout", "1000"),
         url -> URL.newInstance("hdfs", "127.0.0.1", 1, url.getFile()));
   }
 
   @Test
   void permissionDenied() throws Exception {
-    runsFromItsAsksAfter("denied", Map.of("fs.denied.impl", DeniedFileSystem.class.getName()),
+    runsFromItsAsksAfter("denied", Map.of("fs.defaultFS", "denied:///", "fs.denied.impl", DeniedFileSystem.class.getName()),
         url -> URL.newInstance("denied", null, -1, url.getFile()));
   }
 
   @Test
   void stagingFilesMissing() throws Exception {
     runsFromItsAsksAfter("missing", Map.of(),
-        url -> URL.newInstance("file", null, -1, url.getFile().replace("job.splitmetainfo", "gone/job.splitmetainfo")));
+        url -> URL.newInstance("file", null, -1, url.getFile().replace("/.staging/", "/.staging/gone-")));
   }
 
   /**

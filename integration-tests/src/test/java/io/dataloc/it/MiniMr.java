@@ -155,7 +155,8 @@ final class MiniMr implements AutoCloseable {
     ContainerLaunchContext clc = Records.newRecord(ContainerLaunchContext.class);
     Map<String, LocalResource> resources = new LinkedHashMap<>();
     if (splits != null) {
-      Path file = SplitFiles.write(dir.resolve("staging/" + id + "/job.splitmetainfo"), splits);
+      // As MapReduce lays out a job's files: STAGING/USER/.staging/JOB/.
+      Path file = SplitFiles.write(dir.resolve("staging/" + user + "/.staging/" + id + "/job.splitmetainfo"), splits);
       resources.put("jobSubmitDir/job.splitmetainfo", LocalResource.newInstance(
           splitUrl.apply(URL.fromPath(new org.apache.hadoop.fs.Path(file.toUri()))), LocalResourceType.FILE,
           LocalResourceVisibility.APPLICATION, Files.size(file), Files.getLastModifiedTime(file).toMillis()));

@@ -119,7 +119,7 @@ class SchedulerContractTest {
     try (MiniMr c = cluster("corrupt", Map.of())) {
       List<List<String>> splits = Scenarios.spread(8, 4, 2, 5);
       RMApp app = c.submit("carol", splits);
-      Path file = dir.resolve("corrupt/staging/" + app.getApplicationId() + "/job.splitmetainfo");
+      Path file = dir.resolve("corrupt/staging/carol/.staging/" + app.getApplicationId() + "/job.splitmetainfo");
       Files.write(file, new byte[] {'n', 'o', 'p', 'e'});
       MrJob job = c.launch(app, "h1", splits);
       assertTrue(Rounds.run(c, job, 100) > 0, "served online from its asks");

@@ -73,16 +73,57 @@ public final class DatalocConfiguration {
   public static final Key RACK_DELAY = new Key("delay.rack", "3", ">= 0",
       "delay scheduling: further opportunities before an off-rack container");
   public static final Key SEED = new Key("seed", "1", "a whole number", "the seed of every tie-break");
+  public static final Key MAX_FILE_BYTES = new Key("placement.max-file-bytes", "67108864", "1024..2147483647",
+      "a job.splitmetainfo larger than this is not read (the job is served from its asks)");
+  public static final Key MAX_SPLITS = new Key("placement.max-splits", "200000", "1..10000000",
+      "a job with more splits (or input-hint blocks) than this is not read (served from its asks)");
+  public static final Key MAX_HOSTS_PER_SPLIT = new Key("placement.max-hosts-per-split", "64", "1..10000",
+      "a split naming more hosts than this makes the file unread (served from its asks)");
+  public static final Key MAX_HOST_LENGTH = new Key("placement.max-host-length", "255", "1..65535",
+      "a host name longer than this (in bytes) makes the file unread (served from its asks)");
+  public static final Key MAX_LISTING = new Key("placement.max-listing", "100000", "1..10000000",
+      "an input hint listing more files than this is not used (served from its asks)");
+  public static final Key MAX_JOB_CONF_BYTES = new Key("placement.max-job-conf-bytes", "16777216",
+      "1024..1073741824", "a job.xml larger than this is not read (maps planned at the minimum allocation)");
+  public static final Key STAGING_ROOT = new Key("placement.staging-root", "", "empty, or an absolute path",
+      "if set, job files are read only under ROOT/USER/.staging/ (always: on the default file system, in a "
+          + "USER/.staging/JOB directory of the submitting user)");
+  public static final Key PLACEMENT_THREADS = new Key("placement.threads", "4", "1..64",
+      "threads reading block placements; a read that never returns holds one of them");
+  public static final Key PLACEMENT_MAX_WAITING = new Key("placement.max-waiting", "1000", "1..1000000",
+      "jobs waiting for a placement read or a plan; more are served from their asks at once");
+  public static final Key ONLINE_MAX_PENDING = new Key("online.max-pending-per-job", "5000", "1..1000000",
+      "most engine tasks built from one job's asks at a time (the AM's ask count never sizes anything)");
+  public static final Key AM_RESOURCE_PERCENT = new Key("maximum-am-resource-percent", "0.1", "0 < p <= 1",
+      "share of the cluster's memory that ApplicationMasters may hold (one AM is always admitted)");
+  public static final Key ACL_SUBMIT = new Key("acl.submit-applications", "*",
+      "a Hadoop ACL: users,... groups,... or *", "who may submit applications (enforced with yarn.acl.enable)");
+  public static final Key ACL_ADMINISTER = new Key("acl.administer-queue", "*",
+      "a Hadoop ACL: users,... groups,... or *",
+      "who may administer the queue: kill or change others' applications (enforced with yarn.acl.enable)");
 
   public static final List<Key> KEYS = List.of(ASSIGNER, FALLBACK_ASSIGNER, POLICY, ORDERING, COST_LOCAL, COST_RACK,
       COST_REMOTE, COST_CONGESTION, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES, PLAN_BUDGET, PLAN_MAX_TASKS,
-      SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED);
+      SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
+      MAX_HOSTS_PER_SPLIT, MAX_HOST_LENGTH, MAX_LISTING, MAX_JOB_CONF_BYTES, STAGING_ROOT, PLACEMENT_THREADS,
+      PLACEMENT_MAX_WAITING, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, ACL_SUBMIT, ACL_ADMINISTER);
+
+  /** What a job's files may cost the ResourceManager before a byte of them is believed. */
+  public record Bounds(long maxFileBytes, int maxSplits, int maxHostsPerSplit, int maxHostLength, int maxListing,
+      long maxJobConfBytes, String stagingRoot, int placementThreads, int maxWaiting, int onlineMaxPending) {
+
+    /** The defaults, for tests and tools. */
+    public static Bounds defaults() {
+      return load(new Configuration(false)).bounds();
+    }
+  }
 
   /** The validated settings. */
   public record Settings(
       String assigner, String fallbackAssigner, String policy, String ordering, CostModel cost, long alpha, long beta,
       long gamma, int learnSamples, long planBudgetMs, int planMaxTasks, Set<String> sources, String hintEnv,
-      long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed) {
+      long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed, Bounds bounds,
+      long amResourcePermille, String aclSubmit, String aclAdminister) {
 
     public EngineConfig engineConfig() {
       return new EngineConfig(policy, ordering, assigner, cost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
@@ -161,8 +202,21 @@ public final class DatalocConfiguration {
     int nodeDelay = (int) range(conf, NODE_DELAY, 0, 1_000_000);
     int rackDelay = (int) range(conf, RACK_DELAY, 0, 1_000_000);
     long seed = range(conf, SEED, Long.MIN_VALUE, Long.MAX_VALUE);
+    String stagingRoot = get(conf, STAGING_ROOT).trim();
+    if (!stagingRoot.isEmpty() && !stagingRoot.startsWith("/")) {
+      throw bad(STAGING_ROOT, stagingRoot, "must be empty or an absolute path");
+    }
+    Bounds bounds = new Bounds(range(conf, MAX_FILE_BYTES, 1024, Integer.MAX_VALUE),
+        (int) range(conf, MAX_SPLITS, 1, 10_000_000), (int) range(conf, MAX_HOSTS_PER_SPLIT, 1, 10_000),
+        (int) range(conf, MAX_HOST_LENGTH, 1, 65_535), (int) range(conf, MAX_LISTING, 1, 10_000_000),
+        range(conf, MAX_JOB_CONF_BYTES, 1024, 1L << 30), stagingRoot, (int) range(conf, PLACEMENT_THREADS, 1, 64),
+        (int) range(conf, PLACEMENT_MAX_WAITING, 1, 1_000_000), (int) range(conf, ONLINE_MAX_PENDING, 1, 1_000_000));
+    long amPermille = rate(conf, AM_RESOURCE_PERCENT);
+    String aclSubmit = acl(conf, ACL_SUBMIT);
+    String aclAdminister = acl(conf, ACL_ADMINISTER);
     return new Settings(assigner, fallback, policy, ordering, CostModel.of(local, rack, remote, congestion), alpha, beta,
-        gamma, learn, budget, maxTasks, sources, hintEnv, readTimeout, mapPriority, nodeDelay, rackDelay, seed);
+        gamma, learn, budget, maxTasks, sources, hintEnv, readTimeout, mapPriority, nodeDelay, rackDelay, seed, bounds,
+        amPermille, aclSubmit, aclAdminister);
   }
 
   /** The reference table of the README, generated from the definitions. */
@@ -212,6 +266,17 @@ public final class DatalocConfiguration {
     } catch (NumberFormatException e) {
       throw bad(k, v, "must be a number in (0, 1]");
     }
+  }
+
+  /** A Hadoop access control list ({@code "*"}, or users then groups, comma-separated). */
+  private static String acl(Configuration conf, Key k) {
+    String v = conf.get(k.fullName());
+    v = v == null || v.isBlank() ? k.defaultValue() : v;
+    if (v.length() > 65_536 || v.chars().anyMatch(c -> c == '\n' || c == '\r')) {
+      throw bad(k, v.length() > 80 ? v.substring(0, 80) + "..." : v, "must be one line of at most 65536 characters");
+    }
+    new org.apache.hadoop.security.authorize.AccessControlList(v);
+    return v;
   }
 
   private static long range(Configuration conf, Key k, long min, long max) {

@@ -119,9 +119,17 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private DatalocQueue queue;
   private DatalocMetrics dmetrics;
   private boolean usePortForNodeName;
-  private ExecutorService io;
+  /** Placement reads: {@code placement.threads} threads, at most {@code placement.max-waiting} queued. */
+  private java.util.concurrent.ThreadPoolExecutor readers;
+  /** Plans, one at a time, in arrival order (so each sees the last one's tasks queued). */
+  private java.util.concurrent.ThreadPoolExecutor plans;
+  /** Runs the assigner and the levelling, so a plan can be abandoned at its budget. */
   private ExecutorService planner;
+  /** Interrupts a placement read at its timeout. */
+  private java.util.concurrent.ScheduledExecutorService watchdog;
   private PlacementReader reader;
+  /** The ResourceManager's own configuration: file system clients are made from it, never from a refresh's. */
+  private Configuration rmConf;
   private final long startNanos = System.nanoTime();
 
   // Guarded by this.
@@ -133,8 +141,6 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private volatile boolean degraded;
   /** Applications whose asks changed since the last reconciliation (written by allocate()). */
   private final Set<ApplicationId> dirty = ConcurrentHashMap.newKeySet();
-  /** Held (outside the monitor) while a job's plan is made and queued; see placeAndPlan. */
-  private final Object planLock = new Object();
 
   public LocalityScheduler() {
     super(LocalityScheduler.class.getName());
@@ -159,9 +165,16 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     queue = new DatalocQueue(metrics, users, this::getClusterResource, () -> used,
         c -> Resources.addTo(used, c.getAllocatedResource()));
     dmetrics = DatalocMetrics.register();
-    reader = new PlacementReader(configuration, settings.sources(), settings.hintEnv());
-    io = Executors.newFixedThreadPool(2, daemon("dataloc-placement"));
+    rmConf = new Configuration(configuration);
+    reader = newReader(settings);
+    DatalocConfiguration.Bounds b = settings.bounds();
+    readers = new java.util.concurrent.ThreadPoolExecutor(b.placementThreads(), b.placementThreads(), 60,
+        TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(b.maxWaiting()), daemon("dataloc-placement"));
+    readers.allowCoreThreadTimeOut(true);
+    plans = new java.util.concurrent.ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS,
+        new java.util.concurrent.LinkedBlockingQueue<>(b.maxWaiting()), daemon("dataloc-plans"));
     planner = Executors.newFixedThreadPool(1, daemon("dataloc-planner"));
+    watchdog = Executors.newSingleThreadScheduledExecutor(daemon("dataloc-read-watchdog"));
     synchronized (this) {
       engine = new DecisionEngine(settings.engineConfig());
     }
@@ -173,9 +186,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   @Override
   public void serviceStop() throws Exception {
-    if (io != null) {
-      io.shutdownNow();
+    if (readers != null) {
+      readers.shutdownNow();
+      plans.shutdownNow();
       planner.shutdownNow();
+      watchdog.shutdownNow();
     }
     DatalocMetrics.unregister();
     super.serviceStop();
@@ -222,10 +237,16 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       rebuildEngine(next);
     }
     settings = next;
-    reader = new PlacementReader(configuration, next.sources(), next.hintEnv());
+    // AdminService hands a refresh only yarn-site.xml (no core-site.xml, no HA or security keys):
+    // the file system client keeps the RM's own configuration.
+    reader = newReader(next);
     super.reinitialize(configuration, context);
     LOG.info("Dataloc reconfigured: assigner {}, online policy {}, job ordering {}", next.assigner(), next.policy(),
         next.ordering());
+  }
+
+  private PlacementReader newReader(DatalocConfiguration.Settings s) {
+    return new PlacementReader(rmConf, s.sources(), s.hintEnv(), s.bounds(), s.readTimeoutMs());
   }
 
   private void rebuildEngine(DatalocConfiguration.Settings next) {
@@ -318,7 +339,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   /** Any error: keep the RM up, fall back to plain locality scheduling, say so. */
   private void fail(String what, Throwable t) {
-    if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError)) {
+    // An OutOfMemoryError here is most likely our own allocation's (it is gone once thrown); the
+    // RM's dispatcher would exit on it. Only errors the JVM cannot continue after go on up.
+    if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError) && !(t instanceof OutOfMemoryError)) {
       throw (VirtualMachineError) t;
     }
     dmetrics.errors.incr();
@@ -451,7 +474,12 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   // ------------------------------------------------------------------ placement and plans
 
-  /** Reads the job's block placement and plans it, all off the dispatcher thread. */
+  /**
+   * Reads the job's block placement and plans it, all off the dispatcher thread: the read on one
+   * of {@code placement.threads} threads, interrupted at {@code placement.read-timeout-ms}; then the
+   * plan, one job at a time. A job that finds the read or plan queue full ({@code
+   * placement.max-waiting}) is served from its asks at once.
+   */
   private void startPlacement(AppState a) {
     RMApp rmApp = rmContext.getRMApps().get(a.id);
     if (rmApp == null || rmApp.getApplicationSubmissionContext() == null || degraded) {
@@ -460,47 +488,86 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     }
     a.phase = Phase.READING;
     a.since = System.nanoTime();
-    var ctx = rmApp.getApplicationSubmissionContext();
+    // A copy, made before the AM launcher exists: it reads the same protobuf-backed record later.
+    var submitted = rmApp.getApplicationSubmissionContext();
+    var ctx = submitted instanceof org.apache.hadoop.yarn.api.records.impl.pb.ApplicationSubmissionContextPBImpl pb
+        ? new org.apache.hadoop.yarn.api.records.impl.pb.ApplicationSubmissionContextPBImpl(pb.getProto())
+        : submitted;
     String type = rmApp.getApplicationType();
     PlacementReader r = reader;
-    long budget = settings.planBudgetMs();
-    String fallback = settings.fallbackAssigner();
+    DatalocConfiguration.Settings s = settings;
     try {
-      io.submit(() -> placeAndPlan(a, r, ctx, type, budget, fallback));
-    } catch (RuntimeException e) {
-      a.goOnline("placement executor unavailable");
+      Future<?> read = readers.submit(() -> read(a, r, ctx, type, s));
+      watchdog.schedule(() -> read.cancel(true), s.readTimeoutMs(), TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      dmetrics.placementFailures.incr();
+      a.goOnline("placement queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName() + " = "
+          + s.bounds().maxWaiting() + " jobs waiting)");
     }
   }
 
-  private void placeAndPlan(AppState a, PlacementReader r,
-      org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext ctx, String type, long budgetMs, String fallback) {
+  private void read(AppState a, PlacementReader r,
+      org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext ctx, String type, DatalocConfiguration.Settings s) {
     PlacementReader.Placement placement;
     try {
       placement = r.read(ctx, type, a.user);
+      if (Thread.interrupted()) {
+        throw new java.io.InterruptedIOException("interrupted");
+      }
     } catch (Throwable t) {
+      if (t instanceof VirtualMachineError && !(t instanceof OutOfMemoryError)) {
+        throw (VirtualMachineError) t;
+      }
       dmetrics.placementFailures.incr();
-      LOG.warn("Dataloc: cannot read the block placement of {} ({}); serving it online from its asks", a.id,
-          t.toString());
+      String why = t instanceof InterruptedException || t instanceof java.io.InterruptedIOException
+          || t instanceof java.nio.channels.ClosedByInterruptException
+          ? "placement read took longer than " + DatalocConfiguration.READ_TIMEOUT.fullName() + " = "
+              + s.readTimeoutMs() + " ms"
+          : "placement read failed: " + t.getMessage();
+      LOG.warn("Dataloc: cannot read the block placement of {} ({}); serving it online from its asks", a.id, why);
       synchronized (this) {
-        a.goOnline("placement read failed: " + t.getMessage());
+        if (a.phase == Phase.READING) {
+          a.goOnline(why);
+        }
       }
       return;
     }
-    // One plan at a time, from reading the loads to queueing the plan: a job planned while another
-    // is being planned would not see that one's tasks and pile onto the same hosts.
-    synchronized (planLock) {
-      plan(a, placement, budgetMs, fallback);
+    try {
+      plans.execute(() -> plan(a, placement, s.planBudgetMs(), s.fallbackAssigner()));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      synchronized (this) {
+        a.goOnline("plan queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName() + ")");
+      }
     }
   }
 
+  /** Plans one job (on the plans thread); any error costs that job its plan, nothing else. */
   private void plan(AppState a, PlacementReader.Placement placement, long budgetMs, String fallback) {
+    try {
+      planOrThrow(a, placement, budgetMs, fallback);
+    } catch (Throwable t) {
+      if (t instanceof VirtualMachineError && !(t instanceof OutOfMemoryError)) {
+        throw (VirtualMachineError) t;
+      }
+      dmetrics.plansFailed.incr();
+      LOG.warn("Dataloc: planning {} failed; serving it from its asks", a.id, t);
+      synchronized (this) {
+        if (apps.containsKey(a.id)) {
+          a.goOnline("planning failed: " + t);
+        }
+      }
+    }
+  }
+
+  private void planOrThrow(AppState a, PlacementReader.Placement placement, long budgetMs, String fallback)
+      throws InterruptedException {
     DecisionEngine.PlanInput input;
     synchronized (this) {
-      if (placement == null || placement.hostsPerTask().isEmpty()) {
-        a.goOnline("no placement source for this application");
+      if (a.phase != Phase.READING || !apps.containsKey(a.id)) {
         return;
       }
-      if (a.phase != Phase.READING || !apps.containsKey(a.id)) {
+      if (placement == null || placement.hostsPerTask().isEmpty()) {
+        a.goOnline("no placement source for this application");
         return;
       }
       if (placement.hostsPerTask().size() > settings.planMaxTasks()) {
@@ -516,6 +583,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       a.source = placement.source();
     }
     long t0 = System.nanoTime();
+    long deadline = t0 + TimeUnit.MILLISECONDS.toNanos(budgetMs);
     Assignment plan = null;
     String used = settings.assigner();
     Future<Assignment> f = null;
@@ -535,10 +603,24 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
           plan = null;
         }
       }
-    } catch (Throwable t) {
-      LOG.warn("Dataloc: planning {} failed: {}", a.id, t.toString());
+    } catch (java.util.concurrent.ExecutionException e) {
+      LOG.warn("Dataloc: planning {} failed: {}", a.id, e.getCause().toString());
+    }
+    if (plan != null) {
+      // Levelling is an anytime pass: it stops at the plan's budget with the moves made so far.
+      Assignment unlevelled = plan;
+      plan = HostLevelling.level(input.problem(), unlevelled, LEVELLING_MOVES, () -> System.nanoTime() > deadline);
     }
     double millis = (System.nanoTime() - t0) / 1e6;
+    AmModel am = null;
+    if (plan != null && placement.amOrder()) {
+      Map<String, String> racks;
+      synchronized (this) {
+        racks = racksByHost();
+      }
+      am = new AmModel(placement.hostsPerTask(),
+          h -> racks.getOrDefault(h, org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK));
+    }
     synchronized (this) {
       if (a.phase != Phase.PLANNING || !apps.containsKey(a.id)) {
         return;
@@ -548,18 +630,13 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         a.goOnline("planning failed or exceeded its budget");
         return;
       }
-      plan = HostLevelling.level(input.problem(), plan, LEVELLING_MOVES);
       DecisionEngine.Admission adm = engine.applyPlan(a.jobId, a.user, placement.hostsPerTask(), input, plan);
       a.plan = adm.plan();
       shape(a, input.problem(), plan);
       a.planner = used;
       a.planMillis = millis;
       a.tasks = placement.hostsPerTask().size();
-      if (placement.amOrder()) {
-        Map<String, String> racks = racksByHost();
-        a.am = new AmModel(placement.hostsPerTask(),
-            h -> racks.getOrDefault(h, org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK));
-      }
+      a.am = am;
       a.phase = Phase.PLANNED;
       a.jobCreated = true;
       dmetrics.plansMade.incr();
@@ -852,6 +929,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       }
       containerTask.put(c.getContainerId(), d.task());
       countMap(type, a, node.getNodeName());
+      if (a.phase == Phase.ONLINE) {
+        dirty.add(a.id); // its pending tasks may need topping up (online.max-pending-per-job)
+      }
       a.lastReason = d.reason();
       return true;
     }
@@ -969,6 +1049,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       a.goOnline("placement or plan took longer than " + waited + " ms");
     }
     int wanted = key == null ? 0 : attempt.getOutstandingAsksCount(key, ResourceRequest.ANY);
+    int cap = settings.bounds().onlineMaxPending();
     if (key != null) {
       a.sawMaps = true;
     }
@@ -984,13 +1065,22 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         dmetrics.replans.incr();
       } else if (key != null && wanted > pendingCount) {
         // The AM asks for more maps than the plan still holds (it re-requests maps whose
-        // containers were lost): serve the difference from its asks.
-        engine.addTasks(a.jobId, a.user,
-            pseudoTasks(attempt, key, engine.pendingTasks(a.jobId), wanted - pendingCount));
-        dmetrics.replans.incr();
+        // containers were lost): serve the difference from its asks, never more than the plan
+        // plus online.max-pending-per-job (the ask count is the AM's word, not a size).
+        int extra = (int) Math.min(wanted, (long) a.tasks + cap) - pendingCount;
+        if (extra > 0) {
+          engine.addTasks(a.jobId, a.user, pseudoTasks(attempt, key, engine.pendingTasks(a.jobId), extra));
+          dmetrics.replans.incr();
+        }
       }
       return;
     }
+    // Online: at most online.max-pending-per-job tasks at a time, topped up when half are gone.
+    int target = Math.min(wanted, cap);
+    if (pendingCount < target && wanted > cap && pendingCount > cap / 2) {
+      return;
+    }
+    wanted = target;
     if (pendingCount > wanted) {
       List<Integer> drop = new ArrayList<>(engine.pendingTasks(a.jobId));
       Collections.reverse(drop);
@@ -1008,15 +1098,19 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   /**
    * Tasks built from host-level asks: the asks say how many pending maps want each host, not which
    * hosts belong to the same map, so each new task takes up to three hosts with the most unclaimed
-   * demand (demand already covered by the engine's pending tasks is claimed).
+   * demand (demand already covered by the engine's pending tasks is claimed). Costs
+   * {@code O(asked hosts + pending + count log asked hosts)}; callers bound {@code count}.
    */
   private List<List<String>> pseudoTasks(DatalocAppAttempt attempt, SchedulerRequestKey key, List<Integer> pending,
       int count) {
     Map<String, Integer> demand = new HashMap<>();
-    for (FiCaSchedulerNode n : nodeTracker.getAllNodes()) {
-      int c = attempt.getOutstandingAsksCount(key, n.getNodeName());
-      if (c > 0) {
-        demand.put(n.getNodeName(), c);
+    var allocator = attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
+    if (allocator != null) {
+      for (Map.Entry<String, ResourceRequest> e : allocator.getResourceRequests().entrySet()) {
+        int c = e.getValue().getNumContainers();
+        if (c > 0 && engine.state().hostIndex(e.getKey()) >= 0) {
+          demand.put(e.getKey(), c);
+        }
       }
     }
     for (int t : pending) {
@@ -1024,13 +1118,24 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         demand.computeIfPresent(engine.state().hostName(h), (k, v) -> v > 1 ? v - 1 : null);
       }
     }
+    // Most unclaimed demand first, ties by name.
+    java.util.PriorityQueue<Map.Entry<String, Integer>> byDemand = new java.util.PriorityQueue<>(
+        Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+    demand.forEach((h, c) -> byDemand.add(new java.util.AbstractMap.SimpleEntry<>(h, c)));
     List<List<String>> tasks = new ArrayList<>(count);
+    List<Map.Entry<String, Integer>> taken = new ArrayList<>(3);
     for (int i = 0; i < count; i++) {
-      List<String> hosts = demand.entrySet().stream()
-          .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
-          .limit(3).map(Map.Entry::getKey).toList();
-      for (String h : hosts) {
-        demand.computeIfPresent(h, (k, v) -> v > 1 ? v - 1 : null);
+      taken.clear();
+      while (taken.size() < 3 && !byDemand.isEmpty()) {
+        taken.add(byDemand.poll());
+      }
+      List<String> hosts = new ArrayList<>(taken.size());
+      for (Map.Entry<String, Integer> e : taken) {
+        hosts.add(e.getKey());
+        if (e.getValue() > 1) {
+          e.setValue(e.getValue() - 1);
+          byDemand.add(e);
+        }
       }
       tasks.add(hosts);
     }

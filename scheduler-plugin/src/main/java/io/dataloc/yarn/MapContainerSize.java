@@ -1,8 +1,9 @@
 package io.dataloc.yarn;
 
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.Resource;
 
 /**
@@ -16,20 +17,39 @@ import org.apache.hadoop.yarn.api.records.Resource;
 final class MapContainerSize {
   private static final Pattern XMX = Pattern.compile("-Xmx(\\d+)([kKmMgG]?)(?:\\s|$)");
 
+  /** The only properties of {@code job.xml} that are read. */
+  static final Set<String> KEYS = Set.of("mapreduce.map.resource.memory-mb", "mapreduce.map.memory.mb",
+      "mapreduce.map.java.opts", "mapred.child.java.opts", "mapreduce.job.heap.memory-mb.ratio",
+      "mapreduce.map.cpu.vcores");
+
   private MapContainerSize() {}
 
-  static Resource of(Configuration job) {
-    long memory = job.getLong("mapreduce.map.resource.memory-mb", -1);
+  /** From the job's properties as written (an unparsable number counts as unset). */
+  static Resource of(Map<String, String> job) {
+    long memory = number(job.get("mapreduce.map.resource.memory-mb"));
     if (memory <= 0) {
-      memory = job.getLong("mapreduce.map.memory.mb", -1);
+      memory = number(job.get("mapreduce.map.memory.mb"));
     }
     if (memory <= 0) {
-      long heap = heapMb(job.get("mapreduce.map.java.opts", job.get("mapred.child.java.opts", "")));
-      float ratio = job.getFloat("mapreduce.job.heap.memory-mb.ratio", 0.8f);
+      long heap = heapMb(job.getOrDefault("mapreduce.map.java.opts", job.getOrDefault("mapred.child.java.opts", "")));
+      float ratio = 0.8f;
+      try {
+        ratio = Float.parseFloat(job.getOrDefault("mapreduce.job.heap.memory-mb.ratio", "0.8"));
+      } catch (NumberFormatException e) {
+        // as unset
+      }
       memory = heap > 0 && ratio > 0 ? (long) Math.ceil(heap / ratio) : 1024;
     }
-    int vcores = Math.max(1, job.getInt("mapreduce.map.cpu.vcores", 1));
-    return Resource.newInstance(memory, vcores);
+    long vcores = number(job.get("mapreduce.map.cpu.vcores"));
+    return Resource.newInstance(memory, (int) Math.max(1, Math.min(vcores, Integer.MAX_VALUE)));
+  }
+
+  private static long number(String v) {
+    try {
+      return v == null ? -1 : Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   /** The last {@code -Xmx} of the options in MB, or -1. */

@@ -38,6 +38,15 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code asks}: nothing is read; the application's own host-level requests are used (done by
  *       the scheduler, not here).
  * </ol>
+ *
+ * <p>Everything here is the user's and is believed only within bounds ({@link
+ * DatalocConfiguration.Bounds}): job files are opened only on the default file system, only under
+ * a {@code USER/.staging/JOB} directory of the submitting user (and under
+ * {@code placement.staging-root} when it is set), and {@code job.xml} only beside the split file;
+ * a file's size is checked before it is opened and its stream is cut at the bound; counts and
+ * lengths inside it are checked before they size anything; a listing stops at its bound. Every
+ * RPC and socket read of the file system client has the read timeout. A violation is a
+ * {@link PlacementBoundException} naming the bound, and the job is served from its asks.
  */
 final class PlacementReader {
   private static final Logger LOG = LoggerFactory.getLogger(PlacementReader.class);
@@ -53,17 +62,38 @@ final class PlacementReader {
   private final Configuration conf;
   private final Set<String> sources;
   private final String hintEnv;
+  private final DatalocConfiguration.Bounds bounds;
 
+  /** With the default bounds and read timeout (tests). */
   PlacementReader(Configuration conf, Set<String> sources, String hintEnv) {
-    this.conf = conf;
+    this(conf, sources, hintEnv, DatalocConfiguration.Bounds.defaults(), 10_000);
+  }
+
+  PlacementReader(Configuration conf, Set<String> sources, String hintEnv, DatalocConfiguration.Bounds bounds,
+      long readTimeoutMs) {
+    this.conf = withTimeouts(conf, readTimeoutMs);
     this.sources = sources;
     this.hintEnv = hintEnv;
+    this.bounds = bounds;
+  }
+
+  /** A copy of the RM's configuration whose file system clients give up within the read timeout. */
+  private static Configuration withTimeouts(Configuration rm, long timeoutMs) {
+    Configuration c = new Configuration(rm);
+    int t = (int) Math.min(Integer.MAX_VALUE, timeoutMs);
+    c.setInt("ipc.client.rpc-timeout.ms", t);
+    c.setInt("ipc.client.connect.timeout", Math.min(t, 20_000));
+    c.setInt("ipc.client.connect.max.retries.on.timeouts", 1);
+    c.setInt("dfs.client.socket-timeout", t);
+    return c;
   }
 
   /**
    * Reads the placement of an application, or returns null if no configured source applies.
    *
-   * @throws Exception any failure (unreachable HDFS, permission denied, missing or corrupt file)
+   * @throws PlacementBoundException a bound exceeded or a path refused, named in the message
+   * @throws Exception any other failure (unreachable HDFS, permission denied, missing or corrupt
+   *     file, interrupted at the read timeout)
    */
   Placement read(ApplicationSubmissionContext ctx, String applicationType, String user) throws Exception {
     ContainerLaunchContext am = ctx.getAMContainerSpec();
@@ -71,9 +101,12 @@ final class PlacementReader {
       Map<String, LocalResource> resources = am.getLocalResources();
       LocalResource split = resources == null ? null : resources.get(SPLIT_RESOURCE);
       if (split != null) {
-        Path path = split.getResource().toPath();
+        Path path = jobFile(split, "job.splitmetainfo", user);
         LocalResource jobXml = resources.get(JOB_CONF_RESOURCE);
-        Path confPath = jobXml == null ? null : jobXml.getResource().toPath();
+        Path confPath = jobXml == null ? null : jobFile(jobXml, "job.xml", user);
+        if (confPath != null && !confPath.getParent().equals(path.getParent())) {
+          throw new PlacementBoundException("job.xml " + confPath + " is not beside " + path + " (refused)");
+        }
         return asUser(user, am, () -> new Placement(readSplitMetaInfo(path), "split-metainfo", true, readMapSize(confPath)));
       }
     }
@@ -84,6 +117,53 @@ final class PlacementReader {
       }
     }
     return null;
+  }
+
+  /**
+   * The path of a job file the AM names, if the job may make the ResourceManager read it: on the
+   * default file system, named {@code name}, in a directory {@code USER/.staging/JOB} (under the
+   * staging root, if one is configured).
+   */
+  private Path jobFile(LocalResource resource, String name, String user) throws IOException {
+    Path p;
+    try {
+      p = resource.getResource().toPath();
+    } catch (java.net.URISyntaxException | RuntimeException e) {
+      throw new PlacementBoundException("the local resource " + name + " has no valid URL (refused)");
+    }
+    p = onDefaultFileSystem(p, name);
+    Path jobDir = p.getParent();
+    Path stagingDir = jobDir == null ? null : jobDir.getParent();
+    Path userDir = stagingDir == null ? null : stagingDir.getParent();
+    boolean shaped = p.getName().equals(name) && userDir != null && stagingDir.getName().equals(".staging")
+        && (user == null || userDir.getName().equals(user));
+    if (!shaped) {
+      throw new PlacementBoundException(name + " " + p + " is not in a " + (user == null ? "USER" : user)
+          + "/.staging/JOB directory (refused)");
+    }
+    if (!bounds.stagingRoot().isEmpty()
+        && !Path.getPathWithoutSchemeAndAuthority(userDir.getParent()).equals(new Path(bounds.stagingRoot()))) {
+      throw new PlacementBoundException(name + " " + p + " is not under "
+          + DatalocConfiguration.STAGING_ROOT.fullName() + " = " + bounds.stagingRoot() + " (refused)");
+    }
+    return p;
+  }
+
+  /** The path, qualified, if it is on the default file system; refused otherwise. */
+  private Path onDefaultFileSystem(Path p, String what) throws IOException {
+    java.net.URI fs = FileSystem.getDefaultUri(conf);
+    java.net.URI u = p.toUri();
+    String raw = u.getPath();
+    if (raw == null || !raw.startsWith("/") || raw.contains("/../") || raw.endsWith("/..")) {
+      throw new PlacementBoundException(what + " " + p + " is not an absolute, normal path (refused)");
+    }
+    boolean same = (u.getScheme() == null || u.getScheme().equalsIgnoreCase(fs.getScheme()))
+        && (u.getAuthority() == null || u.getAuthority().isEmpty()
+            || u.getAuthority().equalsIgnoreCase(fs.getAuthority()));
+    if (!same) {
+      throw new PlacementBoundException(what + " " + p + " is not on the default file system " + fs + " (refused)");
+    }
+    return new Path(fs.getScheme(), fs.getAuthority(), raw);
   }
 
   /**
@@ -100,6 +180,10 @@ final class PlacementReader {
     if (am.getTokens() != null) {
       Credentials credentials = new Credentials();
       ByteBuffer tokens = am.getTokens().duplicate();
+      if (tokens.remaining() > bounds.maxJobConfBytes()) {
+        throw new PlacementBoundException(DatalocConfiguration.MAX_JOB_CONF_BYTES, bounds.maxJobConfBytes(),
+            "the AM's tokens (" + tokens.remaining() + " bytes)");
+      }
       byte[] bytes = new byte[tokens.remaining()];
       tokens.get(bytes);
       credentials.readTokenStorageStream(new DataInputStream(new ByteArrayInputStream(bytes)));
@@ -113,10 +197,21 @@ final class PlacementReader {
     }
   }
 
+  /** Opens a job file whose size is within {@code limit}, cut at the limit whatever it says. */
+  private InputStream openBounded(FileSystem fs, Path path, DatalocConfiguration.Key key, long limit)
+      throws IOException {
+    long length = fs.getFileStatus(path).getLen();
+    if (length > limit) {
+      throw new PlacementBoundException(key, limit, path.getName() + " (" + length + " bytes)");
+    }
+    return new BoundedInputStream(fs.open(path), key, limit);
+  }
+
   private List<List<String>> readSplitMetaInfo(Path path) throws IOException {
     FileSystem fs = path.getFileSystem(conf);
-    try (InputStream in = fs.open(path)) {
-      return SplitMetaInfoReader.read(in);
+    long length = fs.getFileStatus(path).getLen();
+    try (InputStream in = openBounded(fs, path, DatalocConfiguration.MAX_FILE_BYTES, bounds.maxFileBytes())) {
+      return SplitMetaInfoReader.read(new java.io.BufferedInputStream(in), length, bounds);
     }
   }
 
@@ -130,10 +225,9 @@ final class PlacementReader {
     }
     try {
       FileSystem fs = jobXml.getFileSystem(conf);
-      Configuration job = new Configuration(false);
-      try (InputStream in = fs.open(jobXml)) {
-        job.addResource(in, jobXml.toString());
-        return MapContainerSize.of(job);
+      try (InputStream in = openBounded(fs, jobXml, DatalocConfiguration.MAX_JOB_CONF_BYTES,
+          bounds.maxJobConfBytes())) {
+        return MapContainerSize.of(JobConfReader.read(new java.io.BufferedInputStream(in), MapContainerSize.KEYS));
       }
     } catch (IOException | RuntimeException e) {
       LOG.warn("Dataloc: cannot read the map container size from {} ({}); planning with the minimum allocation",
@@ -143,18 +237,44 @@ final class PlacementReader {
   }
 
   private List<List<String>> readInputPaths(String hint) throws IOException {
+    if (hint.length() > 65_536) {
+      throw new PlacementBoundException("the input hint is longer than 65536 characters (refused)");
+    }
     List<List<String>> tasks = new ArrayList<>();
+    long listed = 0;
     for (String p : hint.split(",")) {
       if (p.isBlank()) {
         continue;
       }
-      Path path = new Path(p.trim());
+      Path path = onDefaultFileSystem(new Path(p.trim()), "input path");
       FileSystem fs = path.getFileSystem(conf);
       RemoteIterator<LocatedFileStatus> it = fs.listFiles(path, true);
       while (it.hasNext()) {
+        if (++listed > bounds.maxListing()) {
+          throw new PlacementBoundException(DatalocConfiguration.MAX_LISTING, bounds.maxListing(),
+              "the input hint's listing");
+        }
+        if (Thread.currentThread().isInterrupted()) {
+          throw new java.io.InterruptedIOException("listing " + path + " took longer than the read timeout");
+        }
         LocatedFileStatus f = it.next();
         for (BlockLocation b : f.getBlockLocations()) {
-          tasks.add(List.of(b.getHosts()));
+          if (tasks.size() >= bounds.maxSplits()) {
+            throw new PlacementBoundException(DatalocConfiguration.MAX_SPLITS, bounds.maxSplits(),
+                "the input hint's block count");
+          }
+          String[] hosts = b.getHosts();
+          if (hosts.length > bounds.maxHostsPerSplit()) {
+            throw new PlacementBoundException(DatalocConfiguration.MAX_HOSTS_PER_SPLIT, bounds.maxHostsPerSplit(),
+                "a block of " + f.getPath() + " with " + hosts.length + " hosts");
+          }
+          for (String h : hosts) {
+            if (h.length() > bounds.maxHostLength()) {
+              throw new PlacementBoundException(DatalocConfiguration.MAX_HOST_LENGTH, bounds.maxHostLength(),
+                  "a host name of a block of " + f.getPath());
+            }
+          }
+          tasks.add(List.of(hosts));
         }
       }
     }

@@ -38,6 +38,19 @@ class DatalocConfigurationTest {
     INVALID.put("delay.node", "-1");
     INVALID.put("delay.rack", "two");
     INVALID.put("seed", "0x1f");
+    INVALID.put("placement.max-file-bytes", "100");
+    INVALID.put("placement.max-splits", "0");
+    INVALID.put("placement.max-hosts-per-split", "10001");
+    INVALID.put("placement.max-host-length", "-5");
+    INVALID.put("placement.max-listing", "many");
+    INVALID.put("placement.max-job-conf-bytes", "2147483648");
+    INVALID.put("placement.staging-root", "tmp/staging");
+    INVALID.put("placement.threads", "65");
+    INVALID.put("placement.max-waiting", "0");
+    INVALID.put("online.max-pending-per-job", "0");
+    INVALID.put("maximum-am-resource-percent", "1.5");
+    INVALID.put("acl.submit-applications", "alice\nbob");
+    INVALID.put("acl.administer-queue", "root\radmins");
   }
 
   @Test

@@ -2,16 +2,15 @@ package io.dataloc.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.junit.jupiter.api.Test;
 
 /** The map container a job's configuration asks for, worked out as the MapReduce AM does. */
 class MapContainerSizeTest {
   private static Resource of(String... keyValues) {
-    Configuration job = new Configuration(false);
+    java.util.Map<String, String> job = new java.util.HashMap<>();
     for (int i = 0; i < keyValues.length; i += 2) {
-      job.set(keyValues[i], keyValues[i + 1]);
+      job.put(keyValues[i], keyValues[i + 1]);
     }
     return MapContainerSize.of(job);
   }

@@ -87,7 +87,8 @@ class PlacementReaderTest {
 
   /** A MapReduce AM's local resources: the split meta-info (one split per host list) and job.xml. */
   private ApplicationSubmissionContext mapReduceApp(List<List<String>> splits, String jobXml) throws IOException {
-    Path split = dir.resolve("job.splitmetainfo");
+    Path split = dir.resolve("staging/alice/.staging/job_1/job.splitmetainfo");
+    Files.createDirectories(split.getParent());
     try (java.io.DataOutputStream out = new java.io.DataOutputStream(Files.newOutputStream(split))) {
       out.write("META-SPL".getBytes(java.nio.charset.StandardCharsets.UTF_8));
       org.apache.hadoop.io.WritableUtils.writeVInt(out, 1);
@@ -104,7 +105,7 @@ class PlacementReaderTest {
     Map<String, org.apache.hadoop.yarn.api.records.LocalResource> resources = new java.util.HashMap<>();
     resources.put(PlacementReader.SPLIT_RESOURCE, resource(split));
     if (jobXml != null) {
-      Path conf = dir.resolve("job.xml");
+      Path conf = split.resolveSibling("job.xml");
       Files.writeString(conf, jobXml);
       resources.put(PlacementReader.JOB_CONF_RESOURCE, resource(conf));
     }

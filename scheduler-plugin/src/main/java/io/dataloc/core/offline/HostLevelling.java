@@ -33,6 +33,15 @@ public final class HostLevelling {
    *     a fullest host no fuller than before
    */
   public static Assignment level(Problem p, Assignment plan, int maxMoves) {
+    return level(p, plan, maxMoves, () -> false);
+  }
+
+  /**
+   * As {@link #level(Problem, Assignment, int)}, stopping before a move once {@code stop} says so
+   * (a time budget, say): every move keeps the guarantees, so the plan returned has them whenever
+   * it stops.
+   */
+  public static Assignment level(Problem p, Assignment plan, int maxMoves, java.util.function.BooleanSupplier stop) {
     int hosts = p.cluster().hostCount();
     int[] serverOf = plan.toArray();
     long local = p.cost().local();
@@ -72,7 +81,7 @@ public final class HostLevelling {
     int[] viaTask = new int[hosts];
     boolean[] seen = new boolean[hosts];
     ArrayDeque<Integer> queue = new ArrayDeque<>();
-    for (int move = 0; move < maxMoves; move++) {
+    for (int move = 0; move < maxMoves && !stop.getAsBoolean(); move++) {
       boolean moved = false;
       int top = -1;
       for (int h = 0; h < hosts; h++) {
@@ -80,7 +89,7 @@ public final class HostLevelling {
           top = h;
         }
       }
-      for (int src = 0; src < hosts && top >= 0; src++) {
+      for (int src = 0; src < hosts && top >= 0 && !stop.getAsBoolean(); src++) {
         if (localOn[src].size == 0 || !sameFill(p, count, src, top)) {
           continue; // only hosts at the top fill, holding tasks of this plan to move
         }

@@ -1,0 +1,54 @@
+package io.dataloc.yarn;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Reads at most {@code limit} bytes of a stream whatever its advertised length: one byte more is a
+ * {@link PlacementBoundException} naming the bound, so a file that grows or lies about its size
+ * costs no more than the bound.
+ */
+final class BoundedInputStream extends FilterInputStream {
+  private final DatalocConfiguration.Key key;
+  private final long limit;
+  private long read;
+
+  BoundedInputStream(InputStream in, DatalocConfiguration.Key key, long limit) {
+    super(in);
+    this.key = key;
+    this.limit = limit;
+  }
+
+  @Override
+  public int read() throws IOException {
+    int b = super.read();
+    if (b >= 0) {
+      count(1);
+    }
+    return b;
+  }
+
+  @Override
+  public int read(byte[] buf, int off, int len) throws IOException {
+    int n = super.read(buf, off, (int) Math.min(len, limit - read + 1));
+    if (n > 0) {
+      count(n);
+    }
+    return n;
+  }
+
+  @Override
+  public long skip(long n) throws IOException {
+    long s = super.skip(Math.min(n, limit - read + 1));
+    count(s);
+    return s;
+  }
+
+  private void count(long n) throws IOException {
+    read += n;
+    if (read > limit) {
+      throw new PlacementBoundException(key, limit, "the file (more than " + limit + " bytes)");
+    }
+  }
+}
