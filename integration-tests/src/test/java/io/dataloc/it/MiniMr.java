@@ -145,6 +145,14 @@ final class MiniMr implements AutoCloseable {
   /** As {@link #submit(String, List)}, with the split file's URL rewritten (fault tests). */
   RMApp submit(String user, List<List<String>> splits, java.util.function.UnaryOperator<URL> splitUrl)
       throws Exception {
+    RMApp app = submitOnly(user, splits, splitUrl);
+    rm.waitForState(app.getApplicationId(), RMAppState.ACCEPTED);
+    return app;
+  }
+
+  /** Submits without waiting for the application to be accepted (it may be rejected). */
+  RMApp submitOnly(String user, List<List<String>> splits, java.util.function.UnaryOperator<URL> splitUrl)
+      throws Exception {
     ApplicationId id = rm.getClientRMService().getNewApplication(Records.newRecord(GetNewApplicationRequest.class))
         .getApplicationId();
     ApplicationSubmissionContext sub = Records.newRecord(ApplicationSubmissionContext.class);
@@ -169,7 +177,6 @@ final class MiniMr implements AutoCloseable {
     req.setApplicationSubmissionContext(sub);
     UserGroupInformation ugi = UserGroupInformation.createUserForTesting(user, new String[] {"users"});
     ugi.doAs((PrivilegedExceptionAction<Object>) () -> rm.getClientRMService().submitApplication(req));
-    rm.waitForState(id, RMAppState.ACCEPTED);
     return rm.getRMContext().getRMApps().get(id);
   }
 

@@ -89,6 +89,7 @@ class RandomizedSchedulerTest {
       List<Step> steps = sequence(seed);
       String failure = run(steps, dir.resolve("s" + i));
       if (failure != null) {
+        System.out.println("randomized: seed " + seed + " failed (shrinking): " + failure);
         List<Step> shrunk = shrink(steps, dir.resolve("shrink" + i));
         fail("seed " + seed + " failed: " + failure + "\nshrunk to " + shrunk.size() + " steps: " + shrunk
             + "\nfailure of the shrunk sequence: " + run(shrunk, dir.resolve("again" + i)));
@@ -123,7 +124,10 @@ class RandomizedSchedulerTest {
     Map<String, String> topology = Scenarios.twoRacks(HOSTS);
     List<String> trace = new ArrayList<>();
     overcommitted.clear();
-    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.plan.time-budget-ms", "500"),
+    // AMs are placed by the test on h1 whenever it has room, so the AM limit (ManyJobsTest's
+    // business) is lifted here.
+    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.plan.time-budget-ms", "500",
+        "yarn.scheduler.dataloc.maximum-am-resource-percent", "1"),
         topology, 4096, work)) {
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
       Map<String, MockNM> gone = new LinkedHashMap<>();

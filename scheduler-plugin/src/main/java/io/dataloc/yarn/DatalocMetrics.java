@@ -18,6 +18,8 @@ public class DatalocMetrics {
   @Metric("Map containers allocated rack-local") MutableCounterLong mapsRackLocal;
   @Metric("Map containers allocated off-switch") MutableCounterLong mapsOffSwitch;
   @Metric("Other containers allocated (AM, reduces, retries)") MutableCounterLong otherContainers;
+  @Metric("ApplicationMaster containers held back by maximum-am-resource-percent") MutableCounterLong amLimited;
+  @Metric("Applications refused by the submit ACL") MutableCounterLong appsRefused;
   @Metric("Map containers declined for a heartbeat to keep a plan data-local") MutableCounterLong declines;
   @Metric("Plans made") MutableCounterLong plansMade;
   @Metric("Plans that failed (job served online)") MutableCounterLong plansFailed;
@@ -51,6 +53,14 @@ public class DatalocMetrics {
 
   public long mapsOffSwitch() {
     return mapsOffSwitch.value();
+  }
+
+  public long amLimited() {
+    return amLimited.value();
+  }
+
+  public long appsRefused() {
+    return appsRefused.value();
   }
 
   public long otherContainers() {

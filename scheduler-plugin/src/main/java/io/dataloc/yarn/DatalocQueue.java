@@ -27,7 +27,9 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicat
 
 /**
  * The one queue, {@code default}: every application runs in it, ordered by the engine's job
- * ordering; everyone may submit and administer (as with the FIFO scheduler).
+ * ordering. Who may submit and administer is {@code acl.submit-applications} and
+ * {@code acl.administer-queue} (default everyone, as with the FIFO scheduler); an administrator
+ * may also submit, as in the stock schedulers.
  */
 final class DatalocQueue implements Queue {
   static final String NAME = "default";
@@ -38,6 +40,7 @@ final class DatalocQueue implements Queue {
   private final Supplier<Resource> cluster;
   private final Supplier<Resource> used;
   private final java.util.function.Consumer<RMContainer> onRecover;
+  private volatile Map<QueueACL, AccessControlList> acls = acls("*", "*");
 
   DatalocQueue(QueueMetrics metrics, ActiveUsersManager users, Supplier<Resource> cluster, Supplier<Resource> used,
       java.util.function.Consumer<RMContainer> onRecover) {
@@ -76,11 +79,19 @@ final class DatalocQueue implements Queue {
     return info;
   }
 
-  Map<QueueACL, AccessControlList> acls() {
+  private static Map<QueueACL, AccessControlList> acls(String submit, String administer) {
     Map<QueueACL, AccessControlList> acls = new EnumMap<>(QueueACL.class);
-    for (QueueACL acl : QueueACL.values()) {
-      acls.put(acl, new AccessControlList("*"));
-    }
+    acls.put(QueueACL.SUBMIT_APPLICATIONS, new AccessControlList(submit));
+    acls.put(QueueACL.ADMINISTER_QUEUE, new AccessControlList(administer));
+    return acls;
+  }
+
+  /** Sets the queue's ACLs (at start and on {@code -refreshQueues}). */
+  void setAcls(String submit, String administer) {
+    acls = acls(submit, administer);
+  }
+
+  Map<QueueACL, AccessControlList> acls() {
     return acls;
   }
 
@@ -88,13 +99,21 @@ final class DatalocQueue implements Queue {
   public List<QueueUserACLInfo> getQueueUserAclInfo(UserGroupInformation user) {
     QueueUserACLInfo info = RECORDS.newRecordInstance(QueueUserACLInfo.class);
     info.setQueueName(NAME);
-    info.setUserAcls(Arrays.asList(QueueACL.values()));
+    List<QueueACL> allowed = new ArrayList<>();
+    for (QueueACL acl : QueueACL.values()) {
+      if (user == null || hasAccess(acl, user)) {
+        allowed.add(acl);
+      }
+    }
+    info.setUserAcls(allowed);
     return Collections.singletonList(info);
   }
 
   @Override
   public boolean hasAccess(QueueACL acl, UserGroupInformation user) {
-    return acls().get(acl).isUserAllowed(user);
+    Map<QueueACL, AccessControlList> now = acls;
+    AccessControlList list = now.get(acl);
+    return (list != null && list.isUserAllowed(user)) || now.get(QueueACL.ADMINISTER_QUEUE).isUserAllowed(user);
   }
 
   @Override

@@ -109,6 +109,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
   /** Bound on {@link HostLevelling} chain moves per plan (each is one search over the job's tasks). */
   private static final int LEVELLING_MOVES = 2_000;
+  /** Bound on the engine decisions one free container may try (each excludes one job). */
+  private static final int MAX_TRIES = 256;
+  /** Tasks of a plan entered into the engine per hold of the lock. */
+  private static final int APPLY_CHUNK = 2_000;
 
   private Configuration conf;
   private volatile DatalocConfiguration.Settings settings;
@@ -133,10 +137,14 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private final long startNanos = System.nanoTime();
 
   // Guarded by this.
+  private final LockHolds holds = new LockHolds();
   private DecisionEngine engine;
   private final Map<ApplicationId, AppState> apps = new LinkedHashMap<>();
   private final Map<Long, AppState> byJob = new HashMap<>();
   private final Map<ContainerId, Integer> containerTask = new HashMap<>();
+  /** ApplicationMaster containers we allocated and still count against the AM limit. */
+  private final Map<ContainerId, Resource> amContainers = new HashMap<>();
+  private final Resource amUsed = Resource.newInstance(0, 0);
   private long nextJobId = 1;
   private volatile boolean degraded;
   /** Applications whose asks changed since the last reconciliation (written by allocate()). */
@@ -164,6 +172,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     users = new ActiveUsersManager(metrics);
     queue = new DatalocQueue(metrics, users, this::getClusterResource, () -> used,
         c -> Resources.addTo(used, c.getAllocatedResource()));
+    queue.setAcls(settings.aclSubmit(), settings.aclAdminister());
     dmetrics = DatalocMetrics.register();
     rmConf = new Configuration(configuration);
     reader = newReader(settings);
@@ -176,7 +185,12 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     planner = Executors.newFixedThreadPool(1, daemon("dataloc-planner"));
     watchdog = Executors.newSingleThreadScheduledExecutor(daemon("dataloc-read-watchdog"));
     synchronized (this) {
-      engine = new DecisionEngine(settings.engineConfig());
+      holds.enter();
+      try {
+        engine = new DecisionEngine(settings.engineConfig());
+      } finally {
+        holds.exit("serviceInit");
+      }
     }
     LOG.info("Dataloc scheduler: assigner {}, online policy {}, job ordering {}", settings.assigner(),
         settings.policy(), settings.ordering());
@@ -226,23 +240,29 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
    */
   @Override
   public synchronized void reinitialize(Configuration configuration, RMContext context) throws IOException {
-    DatalocConfiguration.Settings next;
+    holds.enter();
     try {
-      next = DatalocConfiguration.load(configuration);
-    } catch (IllegalArgumentException e) {
-      throw new IOException("refused: " + e.getMessage(), e);
+      DatalocConfiguration.Settings next;
+      try {
+        next = DatalocConfiguration.load(configuration);
+      } catch (IllegalArgumentException e) {
+        throw new IOException("refused: " + e.getMessage(), e);
+      }
+      setConf(configuration);
+      if (!next.engineConfig().equals(settings.engineConfig())) {
+        rebuildEngine(next);
+      }
+      settings = next;
+      queue.setAcls(next.aclSubmit(), next.aclAdminister());
+      // AdminService hands a refresh only yarn-site.xml (no core-site.xml, no HA or security keys):
+      // the file system client keeps the RM's own configuration.
+      reader = newReader(next);
+      super.reinitialize(configuration, context);
+      LOG.info("Dataloc reconfigured: assigner {}, online policy {}, job ordering {}", next.assigner(), next.policy(),
+          next.ordering());
+    } finally {
+      holds.exit("reinitialize");
     }
-    setConf(configuration);
-    if (!next.engineConfig().equals(settings.engineConfig())) {
-      rebuildEngine(next);
-    }
-    settings = next;
-    // AdminService hands a refresh only yarn-site.xml (no core-site.xml, no HA or security keys):
-    // the file system client keeps the RM's own configuration.
-    reader = newReader(next);
-    super.reinitialize(configuration, context);
-    LOG.info("Dataloc reconfigured: assigner {}, online policy {}, job ordering {}", next.assigner(), next.policy(),
-        next.ordering());
   }
 
   private PlacementReader newReader(DatalocConfiguration.Settings s) {
@@ -357,9 +377,14 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   // ------------------------------------------------------------------ nodes
 
   private synchronized void addNode(RMNode rmNode) {
-    FiCaSchedulerNode node = new FiCaSchedulerNode(rmNode, usePortForNodeName);
-    nodeTracker.addNode(node);
-    engine.addHost(node.getNodeName(), node.getRackName(), slots(node));
+    holds.enter();
+    try {
+      FiCaSchedulerNode node = new FiCaSchedulerNode(rmNode, usePortForNodeName);
+      nodeTracker.addNode(node);
+      engine.addHost(node.getNodeName(), node.getRackName(), slots(node));
+    } finally {
+      holds.exit("addNode");
+    }
   }
 
   private int slots(FiCaSchedulerNode node) {
@@ -368,108 +393,148 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   }
 
   private synchronized void resized(RMNode rmNode) {
-    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
-    int h = node == null ? -1 : engine.state().hostIndex(node.getNodeName());
-    if (h >= 0) {
-      engine.setSlots(h, slots(node));
+    holds.enter();
+    try {
+      FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+      int h = node == null ? -1 : engine.state().hostIndex(node.getNodeName());
+      if (h >= 0) {
+        engine.setSlots(h, slots(node));
+      }
+    } finally {
+      holds.exit("resized");
     }
   }
 
   private synchronized void removeNode(RMNode rmNode) {
-    FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
-    if (node == null) {
-      return;
-    }
-    for (RMContainer c : node.getCopiedListOfRunningContainers()) {
-      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
-          SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
-    }
-    nodeTracker.removeNode(rmNode.getNodeID());
-    int h = engine.state().hostIndex(node.getNodeName());
-    if (h >= 0) {
-      int moved = engine.removeHost(h);
-      if (moved > 0) {
-        dmetrics.replans.incr();
-        LOG.info("Node {} lost: {} queued or running map tasks re-routed", node.getNodeName(), moved);
+    holds.enter();
+    try {
+      FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
+      if (node == null) {
+        return;
       }
+      for (RMContainer c : node.getCopiedListOfRunningContainers()) {
+        super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
+            SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
+      }
+      nodeTracker.removeNode(rmNode.getNodeID());
+      int h = engine.state().hostIndex(node.getNodeName());
+      if (h >= 0) {
+        int moved = engine.removeHost(h);
+        if (moved > 0) {
+          dmetrics.replans.incr();
+          LOG.info("Node {} lost: {} queued or running map tasks re-routed", node.getNodeName(), moved);
+        }
+      }
+    } finally {
+      holds.exit("removeNode");
     }
   }
 
   // ------------------------------------------------------------------ applications
 
   private synchronized void addApplication(ApplicationId id, String user, boolean recovering, boolean unmanaged) {
-    SchedulerApplication<DatalocAppAttempt> app = new SchedulerApplication<>(queue, user, unmanaged);
-    applications.put(id, app);
-    metrics.submitApp(user, unmanaged);
-    AppState a = new AppState(id, nextJobId++, user);
-    apps.put(id, a);
-    byJob.put(a.jobId, a);
-    if (recovering) {
-      // Some of its maps may be running in recovered containers we cannot tie to tasks: the AM
-      // re-sends what is left after it resyncs, and that is served from its asks.
-      a.goOnline("recovered after a ResourceManager restart: served from its re-sent asks");
-    } else {
-      startPlacement(a);
-    }
-    if (!recovering) {
-      rmContext.getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.APP_ACCEPTED));
+    holds.enter();
+    try {
+      // The RM checks queue submit ACLs only for the Capacity and Fair schedulers: we do it here.
+      if (!recovering && YarnConfiguration.isAclEnabled(rmConf)
+          && !queue.hasAccess(QueueACL.SUBMIT_APPLICATIONS, UserGroupInformation.createRemoteUser(user))) {
+        String msg = "User " + user + " cannot submit applications to queue " + DatalocQueue.NAME + " ("
+            + DatalocConfiguration.ACL_SUBMIT.fullName() + ")";
+        LOG.warn("Dataloc: rejecting {}: {}", id, msg);
+        dmetrics.appsRefused.incr();
+        rmContext.getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.APP_REJECTED, msg));
+        return;
+      }
+      SchedulerApplication<DatalocAppAttempt> app = new SchedulerApplication<>(queue, user, unmanaged);
+      applications.put(id, app);
+      metrics.submitApp(user, unmanaged);
+      AppState a = new AppState(id, nextJobId++, user);
+      apps.put(id, a);
+      byJob.put(a.jobId, a);
+      if (recovering) {
+        // Some of its maps may be running in recovered containers we cannot tie to tasks: the AM
+        // re-sends what is left after it resyncs, and that is served from its asks.
+        a.goOnline("recovered after a ResourceManager restart: served from its re-sent asks");
+      } else {
+        startPlacement(a);
+      }
+      if (!recovering) {
+        rmContext.getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.APP_ACCEPTED));
+      }
+    } finally {
+      holds.exit("addApplication");
     }
   }
 
   private synchronized void addApplicationAttempt(ApplicationAttemptId attemptId, boolean transfer, boolean recovering) {
-    SchedulerApplication<DatalocAppAttempt> app = applications.get(attemptId.getApplicationId());
-    if (app == null) {
-      LOG.warn("Attempt {} for an unknown application", attemptId);
-      return;
-    }
-    DatalocAppAttempt attempt = new DatalocAppAttempt(attemptId, app.getUser(), queue, users, rmContext);
-    if (transfer && app.getCurrentAppAttempt() != null) {
-      attempt.transferStateFromPreviousAttempt(app.getCurrentAppAttempt());
-    }
-    boolean retry = app.getCurrentAppAttempt() != null;
-    app.setCurrentAppAttempt(attempt);
-    metrics.submitAppAttempt(app.getUser(), app.isUnmanagedAM());
-    AppState a = apps.get(attemptId.getApplicationId());
-    if (retry && a != null) {
-      // The new AM re-requests what is left in an order we cannot replay: serve it from its asks.
-      a.goOnline("AM attempt " + attemptId.getAttemptId());
-    }
-    if (!recovering) {
-      rmContext.getDispatcher().getEventHandler().handle(new RMAppAttemptEvent(attemptId,
-          RMAppAttemptEventType.ATTEMPT_ADDED));
+    holds.enter();
+    try {
+      SchedulerApplication<DatalocAppAttempt> app = applications.get(attemptId.getApplicationId());
+      if (app == null) {
+        LOG.warn("Attempt {} for an unknown application", attemptId);
+        return;
+      }
+      DatalocAppAttempt attempt = new DatalocAppAttempt(attemptId, app.getUser(), queue, users, rmContext);
+      if (transfer && app.getCurrentAppAttempt() != null) {
+        attempt.transferStateFromPreviousAttempt(app.getCurrentAppAttempt());
+      }
+      boolean retry = app.getCurrentAppAttempt() != null;
+      app.setCurrentAppAttempt(attempt);
+      metrics.submitAppAttempt(app.getUser(), app.isUnmanagedAM());
+      AppState a = apps.get(attemptId.getApplicationId());
+      if (retry && a != null) {
+        // The new AM re-requests what is left in an order we cannot replay: serve it from its asks.
+        a.goOnline("AM attempt " + attemptId.getAttemptId());
+      }
+      if (!recovering) {
+        rmContext.getDispatcher().getEventHandler().handle(new RMAppAttemptEvent(attemptId,
+            RMAppAttemptEventType.ATTEMPT_ADDED));
+      }
+    } finally {
+      holds.exit("addApplicationAttempt");
     }
   }
 
   private synchronized void doneApplication(ApplicationId id, RMAppState state) {
-    SchedulerApplication<DatalocAppAttempt> app = applications.get(id);
-    AppState a = apps.remove(id);
-    if (a != null) {
-      a.dropJob();
-      byJob.remove(a.jobId);
+    holds.enter();
+    try {
+      SchedulerApplication<DatalocAppAttempt> app = applications.get(id);
+      AppState a = apps.remove(id);
+      if (a != null) {
+        a.dropJob();
+        byJob.remove(a.jobId);
+      }
+      if (app == null) {
+        return;
+      }
+      users.deactivateApplication(app.getUser(), id);
+      app.stop(state);
+      applications.remove(id);
+    } finally {
+      holds.exit("doneApplication");
     }
-    if (app == null) {
-      return;
-    }
-    users.deactivateApplication(app.getUser(), id);
-    app.stop(state);
-    applications.remove(id);
   }
 
   private synchronized void doneApplicationAttempt(ApplicationAttemptId attemptId, RMAppAttemptState state,
       boolean keep) {
-    DatalocAppAttempt attempt = getApplicationAttempt(attemptId);
-    if (attempt == null) {
-      LOG.info("Unknown application attempt {} finished", attemptId);
-      return;
-    }
-    for (RMContainer c : attempt.getLiveContainers()) {
-      if (keep && c.getState().equals(RMContainerState.RUNNING)) {
-        continue;
+    holds.enter();
+    try {
+      DatalocAppAttempt attempt = getApplicationAttempt(attemptId);
+      if (attempt == null) {
+        LOG.info("Unknown application attempt {} finished", attemptId);
+        return;
       }
-      super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
-          SchedulerUtils.COMPLETED_APPLICATION), RMContainerEventType.KILL);
+      for (RMContainer c : attempt.getLiveContainers()) {
+        if (keep && c.getState().equals(RMContainerState.RUNNING)) {
+          continue;
+        }
+        super.completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
+            SchedulerUtils.COMPLETED_APPLICATION), RMContainerEventType.KILL);
+      }
+      attempt.stop(state);
+    } finally {
+      holds.exit("doneApplicationAttempt");
     }
-    attempt.stop(state);
   }
 
   // ------------------------------------------------------------------ placement and plans
@@ -526,8 +591,13 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
           : "placement read failed: " + t.getMessage();
       LOG.warn("Dataloc: cannot read the block placement of {} ({}); serving it online from its asks", a.id, why);
       synchronized (this) {
-        if (a.phase == Phase.READING) {
-          a.goOnline(why);
+        holds.enter();
+        try {
+          if (a.phase == Phase.READING) {
+            a.goOnline(why);
+          }
+        } finally {
+          holds.exit("read: failed");
         }
       }
       return;
@@ -536,7 +606,12 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       plans.execute(() -> plan(a, placement, s.planBudgetMs(), s.fallbackAssigner()));
     } catch (java.util.concurrent.RejectedExecutionException e) {
       synchronized (this) {
-        a.goOnline("plan queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName() + ")");
+        holds.enter();
+        try {
+          a.goOnline("plan queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName() + ")");
+        } finally {
+          holds.exit("read: plan queue full");
+        }
       }
     }
   }
@@ -552,8 +627,13 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       dmetrics.plansFailed.incr();
       LOG.warn("Dataloc: planning {} failed; serving it from its asks", a.id, t);
       synchronized (this) {
-        if (apps.containsKey(a.id)) {
-          a.goOnline("planning failed: " + t);
+        holds.enter();
+        try {
+          if (apps.containsKey(a.id)) {
+            a.goOnline("planning failed: " + t);
+          }
+        } finally {
+          holds.exit("plan: failed");
         }
       }
     }
@@ -561,29 +641,36 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   private void planOrThrow(AppState a, PlacementReader.Placement placement, long budgetMs, String fallback)
       throws InterruptedException {
-    DecisionEngine.PlanInput input;
+    DecisionEngine.PlanHosts hosts;
     synchronized (this) {
-      if (a.phase != Phase.READING || !apps.containsKey(a.id)) {
-        return;
+      holds.enter();
+      try {
+        if (a.phase != Phase.READING || !apps.containsKey(a.id)) {
+          return;
+        }
+        if (placement == null || placement.hostsPerTask().isEmpty()) {
+          a.goOnline("no placement source for this application");
+          return;
+        }
+        if (placement.hostsPerTask().size() > settings.planMaxTasks()) {
+          a.goOnline("job has " + placement.hostsPerTask().size() + " maps, above plan.max-tasks");
+          return;
+        }
+        hosts = engine.planHosts(jobSlots(placement.map()));
+        if (hosts == null) {
+          a.goOnline("no live node to plan on");
+          return;
+        }
+        a.phase = Phase.PLANNING;
+        a.source = placement.source();
+      } finally {
+        holds.exit("plan: problem");
       }
-      if (placement == null || placement.hostsPerTask().isEmpty()) {
-        a.goOnline("no placement source for this application");
-        return;
-      }
-      if (placement.hostsPerTask().size() > settings.planMaxTasks()) {
-        a.goOnline("job has " + placement.hostsPerTask().size() + " maps, above plan.max-tasks");
-        return;
-      }
-      input = engine.planInput(placement.hostsPerTask(), jobSlots(placement.map()));
-      if (input == null) {
-        a.goOnline("no live node to plan on");
-        return;
-      }
-      a.phase = Phase.PLANNING;
-      a.source = placement.source();
     }
     long t0 = System.nanoTime();
     long deadline = t0 + TimeUnit.MILLISECONDS.toNanos(budgetMs);
+    // The problem is built from the hosts' snapshot, outside the lock (linear in the job).
+    DecisionEngine.PlanInput input = hosts.input(placement.hostsPerTask());
     Assignment plan = null;
     String used = settings.assigner();
     Future<Assignment> f = null;
@@ -616,36 +703,59 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     if (plan != null && placement.amOrder()) {
       Map<String, String> racks;
       synchronized (this) {
-        racks = racksByHost();
+        holds.enter();
+        try {
+          racks = racksByHost();
+        } finally {
+          holds.exit("plan: racks");
+        }
       }
       am = new AmModel(placement.hostsPerTask(),
           h -> racks.getOrDefault(h, org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK));
     }
-    synchronized (this) {
-      if (a.phase != Phase.PLANNING || !apps.containsKey(a.id)) {
-        return;
+    DecisionEngine.PlanApplication prepared = plan == null ? null
+        : DecisionEngine.prepare(a.jobId, a.user, input, plan);
+    // The plan enters the engine a chunk at a time, the lock released in between, so a job of any
+    // size holds the lock for at most one chunk; its maps are served once all are in.
+    boolean first = true;
+    while (true) {
+      synchronized (this) {
+        holds.enter();
+        try {
+          if (a.phase != Phase.PLANNING || !apps.containsKey(a.id)) {
+            return;
+          }
+          if (prepared == null) {
+            dmetrics.plansFailed.incr();
+            a.goOnline("planning failed or exceeded its budget");
+            return;
+          }
+          if (first) {
+            a.jobCreated = true;
+            first = false;
+          }
+          if (engine.applySome(prepared, APPLY_CHUNK)) {
+            DecisionEngine.Admission adm = prepared.admission();
+            a.plan = adm.plan();
+            shape(a, input.problem(), plan);
+            a.planner = used;
+            a.planMillis = millis;
+            a.tasks = placement.hostsPerTask().size();
+            a.am = am;
+            a.phase = Phase.PLANNED;
+            dmetrics.plansMade.incr();
+            dmetrics.lastPlanMillis.set(Math.round(millis));
+            dmetrics.lastPlanMakespan.set(adm.plan().makespan());
+            dmetrics.lastPlanLowerBound.set(adm.plan().lowerBound());
+            LOG.info("Dataloc planned {} ({} maps from {}) with {} in {} ms: makespan {} (lower bound {}), {} local",
+                a.id, a.tasks, a.source, used, String.format("%.1f", millis), adm.plan().makespan() / 1000.0,
+                adm.plan().lowerBound() / 1000.0, adm.plan().local());
+            return;
+          }
+        } finally {
+          holds.exit("plan: apply");
+        }
       }
-      if (plan == null) {
-        dmetrics.plansFailed.incr();
-        a.goOnline("planning failed or exceeded its budget");
-        return;
-      }
-      DecisionEngine.Admission adm = engine.applyPlan(a.jobId, a.user, placement.hostsPerTask(), input, plan);
-      a.plan = adm.plan();
-      shape(a, input.problem(), plan);
-      a.planner = used;
-      a.planMillis = millis;
-      a.tasks = placement.hostsPerTask().size();
-      a.am = am;
-      a.phase = Phase.PLANNED;
-      a.jobCreated = true;
-      dmetrics.plansMade.incr();
-      dmetrics.lastPlanMillis.set(Math.round(millis));
-      dmetrics.lastPlanMakespan.set(adm.plan().makespan());
-      dmetrics.lastPlanLowerBound.set(adm.plan().lowerBound());
-      LOG.info("Dataloc planned {} ({} maps from {}) with {} in {} ms: makespan {} (lower bound {}), {} local",
-          a.id, a.tasks, a.source, used, String.format("%.1f", millis), adm.plan().makespan() / 1000.0,
-          adm.plan().lowerBound() / 1000.0, adm.plan().local());
     }
   }
 
@@ -745,35 +855,86 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   @Override
   protected synchronized void nodeUpdate(RMNode rmNode) {
+    holds.enter();
     try {
-      super.nodeUpdate(rmNode);
-    } catch (Throwable t) {
-      fail("processing container updates of " + rmNode.getNodeID(), t);
+      try {
+        super.nodeUpdate(rmNode);
+      } catch (Throwable t) {
+        fail("processing container updates of " + rmNode.getNodeID(), t);
+      }
+      if (rmContext.isWorkPreservingRecoveryEnabled() && !rmContext.isSchedulerReadyForAllocatingContainers()) {
+        return;
+      }
+      FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(rmNode.getNodeID());
+      if (node == null) {
+        return;
+      }
+      try {
+        engine.advanceTo((System.nanoTime() - startNanos) / 1_000_000_000L);
+        drainIfDecommissioning(node);
+        if (!degraded) {
+          reconcileDirty();
+        }
+        // AMs (within the AM limit) and the work of applications not waiting for maps first; then
+        // the maps; then what is left (reduces, retried maps) of applications still waiting for
+        // maps, so a reduce never takes the container one of its job's maps could have had.
+        for (int guard = 0; guard < 10_000 && fits(node, minimumAllocation); guard++) {
+          if (assignOther(node, !degraded, true)) {
+            continue;
+          }
+          if (!degraded && assignMapFromEngine(node)) {
+            continue;
+          }
+          if (!assignOther(node, !degraded, false)) {
+            break;
+          }
+        }
+      } catch (Throwable t) {
+        fail("scheduling node " + rmNode.getNodeID(), t);
+      }
+      metrics.setAvailableResourcesToQueue(Resources.subtract(getClusterResource(), used));
+    } finally {
+      holds.exit("nodeUpdate");
     }
-    if (rmContext.isWorkPreservingRecoveryEnabled() && !rmContext.isSchedulerReadyForAllocatingContainers()) {
+  }
+
+  /**
+   * A node being decommissioned gracefully takes no new maps and is planned on no more; the maps
+   * queued for it go elsewhere; its running maps finish. (YARN also shrinks it to what it runs.)
+   * A node taken back into service is a host again.
+   */
+  private void drainIfDecommissioning(FiCaSchedulerNode node) {
+    int h = engine.state().hostIndex(node.getNodeName());
+    if (h < 0) {
       return;
     }
-    FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(rmNode.getNodeID());
-    if (node == null) {
-      return;
+    boolean decommissioning = node.getRMNode().getState() == org.apache.hadoop.yarn.api.records.NodeState.DECOMMISSIONING;
+    if (decommissioning && engine.state().alive(h)) {
+      int moved = engine.drainHost(h);
+      dmetrics.replans.incr();
+      LOG.info("Node {} is decommissioning: no new maps there; {} queued maps re-routed", node.getNodeName(), moved);
+    } else if (!decommissioning && engine.state().draining(h)) {
+      engine.addHost(node.getNodeName(), node.getRackName(), slots(node));
+      LOG.info("Node {} is back in service", node.getNodeName());
     }
-    try {
-      engine.advanceTo((System.nanoTime() - startNanos) / 1_000_000_000L);
-      if (!degraded) {
-        reconcileDirty();
-      }
-      for (int guard = 0; guard < 10_000 && fits(node, minimumAllocation); guard++) {
-        if (assignOther(node, !degraded)) {
-          continue;
-        }
-        if (degraded || !assignMapFromEngine(node)) {
-          break;
-        }
-      }
-    } catch (Throwable t) {
-      fail("scheduling node " + rmNode.getNodeID(), t);
+  }
+
+  /**
+   * Whether an ApplicationMaster container of this size may start: ApplicationMasters may hold
+   * {@code maximum-am-resource-percent} of the cluster's memory, and one always may (as in the
+   * CapacityScheduler, so a small cluster is never left with none).
+   */
+  private boolean amFits(Resource am) {
+    if (amUsed.getMemorySize() <= 0) {
+      return true;
     }
-    metrics.setAvailableResourcesToQueue(Resources.subtract(getClusterResource(), used));
+    long limit = getClusterResource().getMemorySize() * settings.amResourcePermille() / 1000;
+    return amUsed.getMemorySize() + am.getMemorySize() <= limit;
+  }
+
+  /** The request of an attempt that waits for its ApplicationMaster's container. */
+  private static boolean isAmRequest(DatalocAppAttempt attempt) {
+    return attempt.isWaitingForAMContainer() && attempt.getLiveContainers().isEmpty();
   }
 
   private boolean fits(FiCaSchedulerNode node, Resource r) {
@@ -787,21 +948,30 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   /**
    * Serves one container of a request the engine does not manage (or of any request when
    * {@code exceptMaps} is false): applications in order, priorities in order, node-local, then
-   * rack-local, then off-switch.
+   * rack-local, then off-switch. ApplicationMaster containers only within the AM limit. With
+   * {@code first}, only AM containers and the requests of applications that ask for no maps now.
    */
-  private boolean assignOther(FiCaSchedulerNode node, boolean exceptMaps) {
+  private boolean assignOther(FiCaSchedulerNode node, boolean exceptMaps, boolean first) {
     for (SchedulerApplication<DatalocAppAttempt> app : applications.values()) {
       DatalocAppAttempt attempt = app.getCurrentAppAttempt();
       if (attempt == null || attempt.isStopped() || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
         continue;
       }
       AppState a = apps.get(attempt.getApplicationId());
+      boolean am = isAmRequest(attempt);
+      if (!am && first && exceptMaps && a != null && asksForMaps(attempt)) {
+        continue;
+      }
       for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
-        if (exceptMaps && isMapKey(key) && a != null) {
+        if (exceptMaps && isMapKey(key) && a != null && !am) {
           continue;
         }
         if (attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0) {
           continue;
+        }
+        if (am && !amFits(attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource())) {
+          dmetrics.amLimited.incr();
+          break;
         }
         NodeType type = localityFor(attempt, key, node);
         if (type == null) {
@@ -819,6 +989,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       }
     }
     return false;
+  }
+
+  private boolean asksForMaps(DatalocAppAttempt attempt) {
+    SchedulerRequestKey key = mapKey(attempt);
+    return key != null && attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) > 0;
   }
 
   /** The best locality level the asks allow for this key on this node, or null for none. */
@@ -848,9 +1023,14 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     // Lock order as in allocate(): the attempt's monitor before its write lock (addToNewlyAllocated-
     // Containers synchronizes on the attempt). Taking the write lock first deadlocked against an AM
     // heartbeat; the randomized sequences found it.
+    boolean am = isAmRequest(attempt);
     RMContainer rmc;
     synchronized (attempt) {
       rmc = attempt.allocate(type, node, key, container);
+    }
+    if (rmc != null && am) {
+      amContainers.put(id, capability);
+      Resources.addTo(amUsed, capability);
     }
     if (rmc != null) {
       node.allocateContainer(rmc);
@@ -879,7 +1059,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       return false;
     }
     Set<Long> excluded = new java.util.HashSet<>();
-    for (int tries = 0; tries < 8; tries++) {
+    // Each try excludes the job it found unable to run here, so a job with work for this node is
+    // reached within as many tries as there are jobs ahead of it (bounded, for the lock's sake).
+    int maxTries = Math.min(MAX_TRIES, engine.activeJobs() + 1);
+    for (int tries = 0; tries < maxTries; tries++) {
       Decision d = engine.onSlotFree(host, excluded);
       if (d == null) {
         return false;
@@ -887,7 +1070,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       AppState a = byJob.get(d.jobId());
       DatalocAppAttempt attempt = a == null ? null : currentAttempt(a.id);
       SchedulerRequestKey key = attempt == null ? null : mapKey(attempt);
-      if (key == null || attempt.isStopped() || attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0) {
+      if (key == null || attempt.isStopped() || attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0
+          || a.phase == Phase.PLANNING) {
         // The application does not ask for maps right now (not yet, or all asked for are
         // allocated): its plan stays as it is and it sits out this heartbeat.
         engine.unpick(d);
@@ -1040,6 +1224,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
    * tasks as the AM asks for, built from its host-level asks.
    */
   private void reconcile(AppState a, DatalocAppAttempt attempt, SchedulerRequestKey key, boolean afterMiss) {
+    if (a.phase == Phase.PLANNING && a.jobCreated) {
+      return; // its plan is entering the engine
+    }
     if (a.phase == Phase.READING || a.phase == Phase.PLANNING) {
       long waited = (System.nanoTime() - a.since) / 1_000_000;
       if (waited <= settings.readTimeoutMs() + settings.planBudgetMs()) {
@@ -1147,42 +1334,51 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   @Override
   protected synchronized void completedContainerInternal(RMContainer rmContainer, ContainerStatus status,
       RMContainerEventType event) {
-    Container container = rmContainer.getContainer();
-    DatalocAppAttempt attempt = getCurrentAttemptForContainer(container.getId());
-    FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(container.getNodeId());
-    boolean launched = rmContainer.getState() == RMContainerState.RUNNING
-        || rmContainer.getState() == RMContainerState.COMPLETED;
-    Integer task = containerTask.remove(container.getId());
-    if (task != null) {
-      try {
-        AppState a = attempt == null ? null : apps.get(attempt.getApplicationId());
-        if (!launched && (event == RMContainerEventType.RELEASED || event == RMContainerEventType.EXPIRE)) {
-          // Never ran: the AM had no task for it; the task is still pending.
-          engine.taskFailed(task);
-          if (a != null && a.am != null) {
-            a.am.markPending(engine.state().indexInJob(task));
-          }
-        } else if (status.getExitStatus() == ContainerExitStatus.SUCCESS) {
-          engine.taskFinished(task);
-        } else {
-          // A failed map is retried by the AM under another priority; free the slot.
-          engine.taskFinished(task);
-        }
-      } catch (RuntimeException e) {
-        fail("completing " + container.getId(), e);
+    holds.enter();
+    try {
+      Container container = rmContainer.getContainer();
+      DatalocAppAttempt attempt = getCurrentAttemptForContainer(container.getId());
+      FiCaSchedulerNode node = (FiCaSchedulerNode) getNode(container.getNodeId());
+      boolean launched = rmContainer.getState() == RMContainerState.RUNNING
+          || rmContainer.getState() == RMContainerState.COMPLETED;
+      Resource am = amContainers.remove(container.getId());
+      if (am != null) {
+        Resources.subtractFrom(amUsed, am);
       }
+      Integer task = containerTask.remove(container.getId());
+      if (task != null) {
+        try {
+          AppState a = attempt == null ? null : apps.get(attempt.getApplicationId());
+          if (!launched && (event == RMContainerEventType.RELEASED || event == RMContainerEventType.EXPIRE)) {
+            // Never ran: the AM had no task for it; the task is still pending.
+            engine.taskFailed(task);
+            if (a != null && a.am != null) {
+              a.am.markPending(engine.state().indexInJob(task));
+            }
+          } else if (status.getExitStatus() == ContainerExitStatus.SUCCESS) {
+            engine.taskFinished(task);
+          } else {
+            // A failed map is retried by the AM under another priority; free the slot.
+            engine.taskFinished(task);
+          }
+        } catch (RuntimeException e) {
+          fail("completing " + container.getId(), e);
+        }
+      }
+      if (attempt == null) {
+        LOG.info("Container {} of an unknown application completed ({})", container.getId(), event);
+        return;
+      }
+      attempt.containerCompleted(rmContainer, status, event, org.apache.hadoop.yarn.server.resourcemanager.nodelabels
+          .RMNodeLabelsManager.NO_LABEL);
+      if (node != null) {
+        node.releaseContainer(rmContainer.getContainerId(), false);
+      }
+      Resources.subtractFrom(used, container.getResource());
+      dirty.add(attempt.getApplicationId());
+    } finally {
+      holds.exit("completedContainerInternal");
     }
-    if (attempt == null) {
-      LOG.info("Container {} of an unknown application completed ({})", container.getId(), event);
-      return;
-    }
-    attempt.containerCompleted(rmContainer, status, event, org.apache.hadoop.yarn.server.resourcemanager.nodelabels
-        .RMNodeLabelsManager.NO_LABEL);
-    if (node != null) {
-      node.releaseContainer(rmContainer.getContainerId(), false);
-    }
-    Resources.subtractFrom(used, container.getResource());
-    dirty.add(attempt.getApplicationId());
   }
 
   @Override
@@ -1200,7 +1396,12 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   @Override
   public synchronized void recoverContainersOnNode(
       List<org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus> reports, RMNode nm) {
-    super.recoverContainersOnNode(reports, nm);
+    holds.enter();
+    try {
+      super.recoverContainersOnNode(reports, nm);
+    } finally {
+      holds.exit("recoverContainersOnNode");
+    }
   }
 
   @Override
@@ -1242,16 +1443,58 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   @Override
   public synchronized List<ApplicationAttemptId> getAppsInQueue(String queueName) {
-    if (!DatalocQueue.NAME.equals(queueName)) {
-      return null;
-    }
-    List<ApplicationAttemptId> out = new ArrayList<>();
-    for (SchedulerApplication<DatalocAppAttempt> app : applications.values()) {
-      if (app.getCurrentAppAttempt() != null) {
-        out.add(app.getCurrentAppAttempt().getApplicationAttemptId());
+    holds.enter();
+    try {
+      if (!DatalocQueue.NAME.equals(queueName)) {
+        return null;
       }
+      List<ApplicationAttemptId> out = new ArrayList<>();
+      for (SchedulerApplication<DatalocAppAttempt> app : applications.values()) {
+        if (app.getCurrentAppAttempt() != null) {
+          out.add(app.getCurrentAppAttempt().getApplicationAttemptId());
+        }
+      }
+      return out;
+    } finally {
+      holds.exit("getAppsInQueue");
     }
-    return out;
+  }
+
+  /** The longest hold of the scheduler's lock so far, and where (benchmarks, the scheduler page). */
+  public synchronized String lockHoldReport() {
+    LockHolds.Report r = holds.report();
+    return String.format(java.util.Locale.ROOT, "max %.3f ms (%s) over %,d holds, %.1f ms in all", r.maxNanos() / 1e6,
+        r.maxWhere(), r.count(), r.totalNanos() / 1e6);
+  }
+
+  /** The longest hold of the scheduler's lock so far, in nanoseconds. */
+  public synchronized long maxLockHoldNanos() {
+    return holds.report().maxNanos();
+  }
+
+  /** Forgets the lock holds measured so far (a benchmark's warm-up). */
+  public synchronized void resetLockHolds() {
+    holds.reset();
+  }
+
+  /** What the engine holds now: active jobs, live tasks, task numbers in use (tests, soak runs). */
+  public synchronized int[] engineCounts() {
+    holds.enter();
+    try {
+      return new int[] {engine.activeJobs(), engine.state().liveTasks(), engine.state().taskCount()};
+    } finally {
+      holds.exit("engineCounts");
+    }
+  }
+
+  /** Memory held by ApplicationMaster containers this scheduler allocated and still counts. */
+  public synchronized long amMemoryUsed() {
+    holds.enter();
+    try {
+      return amUsed.getMemorySize();
+    } finally {
+      holds.exit("amMemoryUsed");
+    }
   }
 
   public Resource getUsedResource() {
@@ -1260,14 +1503,19 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   /** A snapshot of every job for the scheduler page and tests. */
   public synchronized List<JobReport> jobReports() {
-    List<JobReport> out = new ArrayList<>();
-    for (AppState a : apps.values()) {
-      JobState j = a.jobCreated ? engine.job(a.jobId) : null;
-      out.add(new JobReport(a.id.toString(), a.user, a.phase.name().toLowerCase(), a.source, a.planner, a.tasks,
-          a.plan, a.planMillis, a.nodeLocal, a.rackLocal, a.offSwitch, j == null ? 0 : j.pending(),
-          j == null ? 0 : j.running(), a.note, a.lastReason));
+    holds.enter();
+    try {
+      List<JobReport> out = new ArrayList<>();
+      for (AppState a : apps.values()) {
+        JobState j = a.jobCreated ? engine.job(a.jobId) : null;
+        out.add(new JobReport(a.id.toString(), a.user, a.phase.name().toLowerCase(), a.source, a.planner, a.tasks,
+            a.plan, a.planMillis, a.nodeLocal, a.rackLocal, a.offSwitch, j == null ? 0 : j.pending(),
+            j == null ? 0 : j.running(), a.note, a.lastReason));
+      }
+      return out;
+    } finally {
+      holds.exit("jobReports");
     }
-    return out;
   }
 
   /** One job as the scheduler page shows it. */
@@ -1328,8 +1576,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
     void dropJob() {
       if (jobCreated) {
+        // Before the engine frees the job's task numbers (they are reused).
+        containerTask.values().removeIf(t -> engine.state().job(t) != null && engine.state().job(t).id() == jobId);
         engine.removeJob(jobId);
-        containerTask.values().removeIf(t -> t < engine.state().taskCount() && engine.state().job(t).id() == jobId);
         jobCreated = false;
       }
     }

@@ -41,6 +41,11 @@ public final class DecisionEngine {
   private final Assigner planner;
   private final Map<Long, JobState> jobs = new LinkedHashMap<>();
   private final Map<JobState, List<Integer>> jobTasks = new HashMap<>();
+  /**
+   * Tasks that arrived one at a time (not from a plan): forgotten as soon as they finish or are
+   * dropped, so a job that lives long and runs many of them holds only its live ones.
+   */
+  private final java.util.BitSet oneByOne = new java.util.BitSet();
   private long[] startedAt = new long[64];
   private int nextJobIndex;
 
@@ -84,11 +89,33 @@ public final class DecisionEngine {
       throw new IllegalArgumentException("host " + name + ": slots must be >= 0");
     }
     int h = state.addHost(name, rack, slots);
+    liveSlots = -1;
     policy.hostAdded(h);
     return h;
   }
 
+  /**
+   * The host is being decommissioned: it takes no new tasks and no plan puts work on it; its
+   * queued tasks are routed again; its running tasks run on ({@link #removeHost} when it leaves,
+   * {@link #addHost} if it comes back). Returns how many tasks were re-routed. Idempotent.
+   */
+  public int drainHost(int host) {
+    if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
+      return 0;
+    }
+    state.setAlive(host, false);
+    state.setDraining(host, true);
+    liveSlots = -1;
+    int moved = 0;
+    for (int t : policy.hostLost(host)) {
+      policy.route(t);
+      moved++;
+    }
+    return moved;
+  }
+
   public void setSlots(int host, int slots) {
+    liveSlots = -1;
     state.setSlots(host, Math.max(0, slots));
   }
 
@@ -97,15 +124,11 @@ public final class DecisionEngine {
    * again (the AM will re-run them). Returns how many tasks were re-routed.
    */
   public int removeHost(int host) {
-    if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
+    if (host < 0 || host >= state.hostCount() || !state.alive(host) && !state.draining(host)) {
       return 0;
     }
-    state.setAlive(host, false);
-    int moved = 0;
-    for (int t : policy.hostLost(host)) {
-      policy.route(t);
-      moved++;
-    }
+    int moved = drainHost(host);
+    state.setDraining(host, false);
     for (int t = 0; t < state.taskCount(); t++) {
       if (state.state(t) == TaskState.RUNNING && state.hostOf(t) == host && backToPending(t)) {
         policy.route(t);
@@ -124,7 +147,7 @@ public final class DecisionEngine {
   public Admission submitJob(long jobId, String user, List<List<String>> replicaHosts) {
     JobState j = newJob(jobId, user);
     for (List<String> reps : replicaHosts) {
-      policy.route(addTask(j, reps));
+      policy.route(addOneByOne(j, reps));
     }
     return new Admission(jobId, replicaHosts.size(), false, "none", null, "routed online");
   }
@@ -169,10 +192,19 @@ public final class DecisionEngine {
    * slots and never fewer than one.
    */
   public PlanInput planInput(List<List<String>> replicaHosts, java.util.function.IntUnaryOperator jobSlots) {
+    PlanHosts hosts = planHosts(jobSlots);
+    return hosts == null ? null : hosts.input(replicaHosts);
+  }
+
+  /**
+   * The live hosts a plan may use and the work each holds now, for {@link PlanHosts#input} to build
+   * the problem from without the engine: the caller takes this under its lock in {@code O(hosts)}
+   * and builds the problem (linear in the job) outside it. Null if no host is alive.
+   */
+  public PlanHosts planHosts(java.util.function.IntUnaryOperator jobSlots) {
     int hostCount = state.hostCount();
-    int[] hostOfCluster = new int[hostCount];
-    boolean racks = true;
     int live = 0;
+    boolean racks = true;
     for (int h = 0; h < hostCount; h++) {
       if (state.alive(h) && state.slots(h) > 0) {
         racks &= state.rackOf(h) != EngineState.NO_RACK;
@@ -182,69 +214,197 @@ public final class DecisionEngine {
     if (live == 0) {
       return null;
     }
-    Cluster.Builder cb = Cluster.builder();
-    int[] clusterHost = new int[hostCount];
-    Arrays.fill(clusterHost, -1);
-    int c = 0;
+    String[] names = new String[live];
+    String[] rackNames = new String[live];
+    int[] slots = new int[live];
+    long[] loads = new long[live];
+    int[] engineHost = new int[live];
+    Map<String, Integer> index = new HashMap<>(live * 2);
     long wLoc = config.planCost().local();
+    int c = 0;
     for (int h = 0; h < hostCount; h++) {
       if (state.alive(h) && state.slots(h) > 0) {
-        int slots = Math.max(1, Math.min(state.slots(h), jobSlots.applyAsInt(h)));
+        slots[c] = Math.max(1, Math.min(state.slots(h), jobSlots.applyAsInt(h)));
         long backlog = (long) state.running(h) + policy.queuedFor(h);
-        long load = backlog * wLoc / slots;
-        cb.host(state.hostName(h), racks ? state.rackName(state.rackOf(h)) : null, slots, load);
-        clusterHost[h] = c;
-        hostOfCluster[c++] = h;
+        loads[c] = backlog * wLoc / slots[c];
+        names[c] = state.hostName(h);
+        rackNames[c] = racks ? state.rackName(state.rackOf(h)) : null;
+        engineHost[c] = h;
+        index.put(names[c], h);
+        c++;
       }
     }
-    Cluster cluster = cb.build();
-    PlacementGraph.Builder gb = PlacementGraph.builder(cluster);
-    int[] taskOfPlan = new int[replicaHosts.size()];
-    int planned = 0;
-    for (int i = 0; i < replicaHosts.size(); i++) {
-      int[] reps = replicaHosts.get(i).stream().mapToInt(state::hostIndex)
-          .filter(h -> h >= 0 && clusterHost[h] >= 0).map(h -> clusterHost[h]).distinct().toArray();
-      if (reps.length > 0) {
-        gb.task("t" + i, reps);
-        taskOfPlan[planned++] = i;
-      }
+    Map<String, Integer> all = new HashMap<>(hostCount * 2);
+    for (int h = 0; h < hostCount; h++) {
+      all.put(state.hostName(h), h);
     }
-    Problem p = Problem.of(cluster, gb.build(), config.planCost());
-    return new PlanInput(p, Arrays.copyOf(taskOfPlan, planned), Arrays.copyOf(hostOfCluster, c));
+    return new PlanHosts(names, rackNames, slots, loads, engineHost, index, all, config.planCost());
   }
 
-  /** A planning problem and how its tasks and hosts map back to the job and the engine. */
-  public record PlanInput(Problem problem, int[] jobTaskOfPlanTask, int[] engineHostOfClusterHost) {}
+  /**
+   * The live hosts as a plan sees them (a copy, so it may be used without the engine):
+   * {@code engineHost[c]} is cluster host {@code c}'s engine index; {@code live} maps the names of
+   * live hosts and {@code known} of every host ever seen to engine indexes (which never change).
+   */
+  public record PlanHosts(String[] names, String[] racks, int[] slots, long[] loads, int[] engineHost,
+      Map<String, Integer> live, Map<String, Integer> known, io.dataloc.core.model.CostModel cost) {
+
+    /**
+     * The planning problem for a job's tasks on these hosts: tasks with no live replica are left
+     * out of the plan (and routed online when it is applied); host names no engine host has are
+     * dropped. Linear in the job's replicas.
+     */
+    public PlanInput input(List<List<String>> replicaHosts) {
+      Cluster.Builder cb = Cluster.builder();
+      int[] clusterOfEngine = new int[known.size() + 1];
+      Arrays.fill(clusterOfEngine, -1);
+      for (int c = 0; c < names.length; c++) {
+        cb.host(names[c], racks[c], slots[c], loads[c]);
+        if (engineHost[c] < clusterOfEngine.length) {
+          clusterOfEngine[engineHost[c]] = c;
+        }
+      }
+      Cluster cluster = cb.build();
+      PlacementGraph.Builder gb = PlacementGraph.builder(cluster);
+      int[] taskOfPlan = new int[replicaHosts.size()];
+      int[][] replicas = new int[replicaHosts.size()][];
+      int planned = 0;
+      for (int i = 0; i < replicaHosts.size(); i++) {
+        List<String> hosts = replicaHosts.get(i);
+        int[] engineReps = new int[hosts.size()];
+        int n = 0;
+        for (String name : hosts) {
+          Integer h = known.get(name);
+          if (h != null && !contains(engineReps, n, h)) {
+            engineReps[n++] = h;
+          }
+        }
+        replicas[i] = Arrays.copyOf(engineReps, n);
+        int[] reps = new int[n];
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+          int ch = engineReps[k] < clusterOfEngine.length ? clusterOfEngine[engineReps[k]] : -1;
+          if (ch >= 0) {
+            reps[m++] = ch;
+          }
+        }
+        if (m > 0) {
+          gb.task("t" + i, Arrays.copyOf(reps, m));
+          taskOfPlan[planned++] = i;
+        }
+      }
+      Problem p = Problem.of(cluster, gb.build(), cost);
+      return new PlanInput(p, Arrays.copyOf(taskOfPlan, planned), engineHost.clone(), replicas);
+    }
+
+    private static boolean contains(int[] a, int n, int v) {
+      for (int i = 0; i < n; i++) {
+        if (a[i] == v) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /**
+   * A planning problem and how its tasks and hosts map back to the job and the engine;
+   * {@code replicas[i]} are job task {@code i}'s replica hosts as engine indexes.
+   */
+  public record PlanInput(Problem problem, int[] jobTaskOfPlanTask, int[] engineHostOfClusterHost, int[][] replicas) {}
 
   /**
    * Admits a job with a plan computed elsewhere (the adapter plans off its lock). Planned tasks
    * whose host died meanwhile, and tasks the plan did not cover (no live replica), are routed.
    */
   public Admission applyPlan(long jobId, String user, List<List<String>> replicaHosts, PlanInput in, Assignment plan) {
-    JobState j = newJob(jobId, user);
-    int[] engineTask = new int[replicaHosts.size()];
-    for (int i = 0; i < replicaHosts.size(); i++) {
-      engineTask[i] = addTask(j, replicaHosts.get(i));
+    PlanApplication app = prepare(jobId, user, in, plan);
+    while (!applySome(app, Integer.MAX_VALUE)) {
+      // one call applies everything
     }
-    boolean[] done = new boolean[replicaHosts.size()];
+    Admission a = app.admission();
+    return planner == null ? a : new Admission(a.jobId(), a.tasks(), true, planner.name(), a.plan(), a.note());
+  }
+
+  /**
+   * A plan ready to be applied a part at a time ({@link #applySome}): what each of the job's tasks
+   * was planned to (engine host and level, or -1 for "route it"), and the plan's evaluation. Made
+   * without the engine, so the caller may prepare it off its lock.
+   */
+  public static final class PlanApplication {
+    private final long jobId;
+    private final String user;
+    private final int[][] replicas;
+    private final int[] host;
+    private final Level[] level;
+    private final Admission admission;
+    private int next;
+
+    private PlanApplication(long jobId, String user, int[][] replicas, int[] host, Level[] level, Admission admission) {
+      this.jobId = jobId;
+      this.user = user;
+      this.replicas = replicas;
+      this.host = host;
+      this.level = level;
+      this.admission = admission;
+    }
+
+    public Admission admission() {
+      return admission;
+    }
+
+    /** Tasks applied so far. */
+    public int applied() {
+      return next;
+    }
+
+    public int tasks() {
+      return replicas.length;
+    }
+  }
+
+  /** Prepares a plan for {@link #applySome}; pure (no engine state is read or changed). */
+  public static PlanApplication prepare(long jobId, String user, PlanInput in, Assignment plan) {
+    int n = in.replicas().length;
+    int[] host = new int[n];
+    Level[] level = new Level[n];
+    Arrays.fill(host, -1);
     Problem p = in.problem();
     for (int pt = 0; pt < p.tasks(); pt++) {
       int i = in.jobTaskOfPlanTask()[pt];
       int server = plan.server(pt);
-      int host = in.engineHostOfClusterHost()[p.hostOf(server)];
-      Level level = p.level(pt, server);
-      if (state.alive(host)) {
-        policy.enqueuePlanned(engineTask[i], host, level);
-        done[i] = true;
+      host[i] = in.engineHostOfClusterHost()[p.hostOf(server)];
+      level[i] = p.level(pt, server);
+    }
+    Admission adm = new Admission(jobId, n, true, "given", Evaluation.of(p, plan),
+        "planned " + p.tasks() + " of " + n + " tasks");
+    return new PlanApplication(jobId, user, in.replicas(), host, level, adm);
+  }
+
+  /**
+   * Applies up to {@code maxTasks} more tasks of a prepared plan: the first call admits the job;
+   * each task enters its planned host's queue if that host is alive, else it is routed. The
+   * job's tasks already applied may be served meanwhile. Returns true when every task is in.
+   */
+  public boolean applySome(PlanApplication app, int maxTasks) {
+    JobState j = jobs.get(app.jobId);
+    if (app.next == 0 && j == null) {
+      j = newJob(app.jobId, app.user);
+    } else if (j == null) {
+      throw new IllegalStateException("job " + app.jobId + " was removed while its plan was applied");
+    }
+    int end = (int) Math.min(app.replicas.length, (long) app.next + Math.max(1, maxTasks));
+    for (int i = app.next; i < end; i++) {
+      int t = addTask(j, app.replicas[i]);
+      int h = app.host[i];
+      if (h >= 0 && state.alive(h)) {
+        policy.enqueuePlanned(t, h, app.level[i]);
+      } else {
+        policy.route(t);
       }
     }
-    for (int i = 0; i < done.length; i++) {
-      if (!done[i]) {
-        policy.route(engineTask[i]);
-      }
-    }
-    return new Admission(jobId, replicaHosts.size(), true, planner == null ? "given" : planner.name(),
-        Evaluation.of(p, plan), "planned " + p.tasks() + " of " + replicaHosts.size() + " tasks");
+    app.next = end;
+    return end == app.replicas.length;
   }
 
   /** Tasks of an existing job arriving one at a time (or a new job's first ones). */
@@ -254,11 +414,14 @@ public final class DecisionEngine {
       j = newJob(jobId, user);
     }
     for (List<String> reps : replicaHosts) {
-      policy.route(addTask(j, reps));
+      policy.route(addOneByOne(j, reps));
     }
   }
 
-  /** The job is gone (finished or killed): its pending tasks are dropped; returns how many. */
+  /**
+   * The job is gone (finished or killed): its pending tasks are dropped, its running ones stop
+   * counting, and every one of its task numbers is freed for reuse; returns how many were pending.
+   */
   public int removeJob(long jobId) {
     JobState j = jobs.remove(jobId);
     if (j == null) {
@@ -274,6 +437,8 @@ public final class DecisionEngine {
         state.stopOn(t);
         state.setState(t, TaskState.CANCELLED);
       }
+      oneByOne.clear(t);
+      state.free(t);
     }
     state.jobs.remove(j);
     return dropped;
@@ -292,14 +457,40 @@ public final class DecisionEngine {
       throw new IllegalArgumentException("job " + jobId + " already submitted");
     }
     JobState j = new JobState(nextJobIndex++, jobId, user == null ? "" : user, state.now);
+    j.lastServed = decisions;
     jobs.put(jobId, j);
     jobTasks.put(j, new ArrayList<>());
     state.jobs.add(j);
     return j;
   }
 
-  private int addTask(JobState j, List<String> replicaHosts) {
-    int[] reps = replicaHosts.stream().mapToInt(state::hostIndex).filter(h -> h >= 0).distinct().toArray();
+  private int addOneByOne(JobState j, List<String> replicaHosts) {
+    int t = addTask(j, replicaHosts.stream().mapToInt(state::hostIndex).filter(h -> h >= 0).distinct().toArray());
+    oneByOne.set(t);
+    return t;
+  }
+
+  /**
+   * A task that arrived one at a time is over (done or dropped): its number is freed and it leaves
+   * its job's list (the list's last task takes its place; planned tasks come first and never move).
+   * The job's counts are kept.
+   */
+  private void release(int t) {
+    if (!oneByOne.get(t)) {
+      return;
+    }
+    oneByOne.clear(t);
+    List<Integer> list = jobTasks.get(state.job(t));
+    int p = state.indexInJob(t);
+    int last = list.get(list.size() - 1);
+    list.set(p, last);
+    state.setIndexInJob(last, p);
+    list.remove(list.size() - 1);
+    state.free(t);
+  }
+
+  /** {@code reps}: distinct engine host indexes. */
+  private int addTask(JobState j, int[] reps) {
     List<Integer> list = jobTasks.get(j);
     int t = state.addTask(j, list.size(), reps);
     list.add(t);
@@ -329,6 +520,11 @@ public final class DecisionEngine {
         excluded.add(j);
       }
     }
+    decisions++;
+    Decision starving = config.starvation() > 0 ? serveStarving(host, excluded) : null;
+    if (starving != null) {
+      return starving;
+    }
     OnlinePolicy.Pick pick = excluded.isEmpty() ? policy.pick(host) : policy.pick(host, excluded);
     if (pick == null) {
       return null;
@@ -337,12 +533,90 @@ public final class DecisionEngine {
     if (!state.queued(t)) {
       throw new IllegalStateException(policy.name() + " picked task " + t + " in state " + state.state(t));
     }
+    start(t, host);
+    JobState j = state.job(t);
+    return new Decision(j.id(), state.indexInJob(t), t, host, pick.level(), pick.reason(), pick.queue());
+  }
+
+  private void start(int t, int host) {
     JobState j = state.job(t);
     j.pending--;
     j.running++;
+    j.lastServed = decisions;
     state.startOn(t, host);
     ensureStarted(t);
-    return new Decision(j.id(), state.indexInJob(t), t, host, pick.level(), pick.reason(), pick.queue());
+  }
+
+  /** Decisions made so far (the clock of the starvation guard). */
+  private long decisions;
+  /** Slots of the live hosts, recounted when hosts change (-1: to recount). */
+  private long liveSlots = -1;
+
+  /**
+   * The starvation guard. A policy that weighs queues, such as MaxWeight, serves the longest queue
+   * first: a job with one task queued for this host loses to another job's long common queue for as
+   * long as that queue stays long. So before the policy picks, the job that has gone longest
+   * without a container — more than {@code starvation} rounds of decisions, a round being as many
+   * decisions as the live hosts have slots — runs its oldest task queued for this host here (at
+   * most {@value #STARVING_SCAN} of its pending tasks are looked at for one that waits in a shared
+   * queue instead). Every job with work for a host that frees slots is so served within a bounded
+   * number of decisions; policies without per-host queues are left alone.
+   */
+  private Decision serveStarving(int host, java.util.Set<JobState> excluded) {
+    if (liveSlots < 0) {
+      liveSlots = 0;
+      for (int h = 0; h < state.hostCount(); h++) {
+        liveSlots += state.alive(h) ? state.slots(h) : 0;
+      }
+    }
+    long limit = (long) config.starvation() * Math.max(1, liveSlots);
+    JobState best = null;
+    int bestTask = -1;
+    for (JobState j : state.jobs) {
+      if (j.pending == 0 || excluded.contains(j) || decisions - j.lastServed <= limit
+          || best != null && j.lastServed >= best.lastServed) {
+        continue;
+      }
+      int t = queuedHere(j, host);
+      if (t >= 0) {
+        best = j;
+        bestTask = t;
+      }
+    }
+    if (best == null) {
+      return null;
+    }
+    long waited = decisions - best.lastServed;
+    int queue = policy.queueHostOf(bestTask);
+    policy.removed(bestTask);
+    start(bestTask, host);
+    return new Decision(best.id(), state.indexInJob(bestTask), bestTask, host, state.level(bestTask, host),
+        "starvation guard: no container for " + waited + " decisions", queue);
+  }
+
+  private static final int STARVING_SCAN = 256;
+
+  /** A task of the job queued for this host, or in a shared queue, or -1. */
+  private int queuedHere(JobState j, int host) {
+    int[] found = {-1};
+    boolean queues = policy.forEachQueued(host, j, t -> {
+      found[0] = t;
+      return false;
+    });
+    if (!queues || found[0] >= 0) {
+      return found[0];
+    }
+    List<Integer> list = jobTasks.get(j);
+    for (int i = 0, seen = 0; i < list.size() && seen < STARVING_SCAN; i++) {
+      int t = list.get(i);
+      if (state.queued(t)) {
+        seen++;
+        if (policy.queueHostOf(t) < 0) {
+          return t;
+        }
+      }
+    }
+    return -1;
   }
 
   /**
@@ -593,6 +867,7 @@ public final class DecisionEngine {
     j.pending--;
     j.total--;
     policy.removed(task);
+    release(task);
     return true;
   }
 
@@ -611,6 +886,7 @@ public final class DecisionEngine {
     j.done++;
     state.stopOn(task);
     state.setState(task, TaskState.DONE);
+    release(task);
   }
 
   /**

@@ -10,8 +10,13 @@ import java.util.SplittableRandom;
 
 /**
  * The engine's bookkeeping, shared read-mostly with the online policies: hosts (index, rack,
- * slots, running count, alive), tasks (job, replica hosts, state, where they run) and the active
- * jobs in arrival order. Only {@link DecisionEngine} mutates task states and counts.
+ * slots, running count, alive, draining), tasks (job, replica hosts, state, where they run) and
+ * the active jobs in arrival order. Only {@link DecisionEngine} mutates task states and counts.
+ *
+ * <p>Task numbers are reused: when a job ends its numbers are {@linkplain #free freed} and the
+ * next tasks to arrive take them, so the arrays are as large as the most tasks ever live at once,
+ * not as the tasks ever seen. A number's {@linkplain #generation generation} grows with each reuse,
+ * so an index that keeps numbers lazily can tell a stale entry from the number's new task.
  */
 public final class EngineState {
   public static final int NO_RACK = -1;
@@ -24,6 +29,7 @@ public final class EngineState {
   private int[] hostSlots = new int[16];
   private int[] hostRunning = new int[16];
   private boolean[] hostAlive = new boolean[16];
+  private boolean[] hostDraining = new boolean[16];
 
   private JobState[] taskJob = new JobState[64];
   private int[][] taskReplicas = new int[64][];
@@ -31,7 +37,11 @@ public final class EngineState {
   private TaskState[] taskState = new TaskState[64];
   private int[] taskHost = new int[64];
   private long[] taskQueuedAt = new long[64];
+  private int[] taskGeneration = new int[64];
   private int tasks;
+  /** Freed task numbers, reused last-freed first. */
+  private int[] free = new int[16];
+  private int freeCount;
 
   final List<JobState> jobs = new ArrayList<>();
   private final SplittableRandom random;
@@ -61,6 +71,7 @@ public final class EngineState {
         hostSlots = Arrays.copyOf(hostSlots, n);
         hostRunning = Arrays.copyOf(hostRunning, n);
         hostAlive = Arrays.copyOf(hostAlive, n);
+        hostDraining = Arrays.copyOf(hostDraining, n);
       }
     }
     hostRack[h] = rack == null ? NO_RACK : rackIndex.computeIfAbsent(rack, r -> {
@@ -69,11 +80,21 @@ public final class EngineState {
     });
     hostSlots[h] = slots;
     hostAlive[h] = true;
+    hostDraining[h] = false;
     return h;
   }
 
   void setAlive(int host, boolean alive) {
     hostAlive[host] = alive;
+  }
+
+  void setDraining(int host, boolean draining) {
+    hostDraining[host] = draining;
+  }
+
+  /** True while the host finishes its running tasks and takes no new ones (not alive meanwhile). */
+  public boolean draining(int h) {
+    return hostDraining[h];
   }
 
   void setSlots(int host, int slots) {
@@ -121,6 +142,12 @@ public final class EngineState {
   // ---- tasks ----
 
   int addTask(JobState job, int indexInJob, int[] replicas) {
+    if (freeCount > 0) {
+      int t = free[--freeCount];
+      taskGeneration[t]++;
+      setTask(t, job, indexInJob, replicas);
+      return t;
+    }
     if (tasks == taskJob.length) {
       int n = tasks * 2;
       taskJob = Arrays.copyOf(taskJob, n);
@@ -129,19 +156,55 @@ public final class EngineState {
       taskState = Arrays.copyOf(taskState, n);
       taskHost = Arrays.copyOf(taskHost, n);
       taskQueuedAt = Arrays.copyOf(taskQueuedAt, n);
+      taskGeneration = Arrays.copyOf(taskGeneration, n);
     }
     int t = tasks++;
+    setTask(t, job, indexInJob, replicas);
+    return t;
+  }
+
+  private void setTask(int t, JobState job, int indexInJob, int[] replicas) {
     taskJob[t] = job;
     taskReplicas[t] = replicas;
     taskIndexInJob[t] = indexInJob;
     taskState[t] = TaskState.QUEUED;
     taskHost[t] = -1;
     taskQueuedAt[t] = now;
-    return t;
   }
 
+  /** The task's job has ended: its number is free for reuse. Idempotent. */
+  void free(int task) {
+    if (taskState[task] == TaskState.FREE) {
+      return;
+    }
+    if (taskHost[task] >= 0) {
+      stopOn(task);
+    }
+    taskState[task] = TaskState.FREE;
+    taskJob[task] = null;
+    taskReplicas[task] = null;
+    if (freeCount == free.length) {
+      free = Arrays.copyOf(free, freeCount * 2);
+    }
+    free[freeCount++] = task;
+  }
+
+  /**
+   * One more than the highest task number in use so far: task numbers are below it (some may be
+   * {@linkplain TaskState#FREE free}).
+   */
   public int taskCount() {
     return tasks;
+  }
+
+  /** Tasks that belong to a job now (not free). */
+  public int liveTasks() {
+    return tasks - freeCount;
+  }
+
+  /** How many times the number {@code task} has been reused. */
+  public int generation(int task) {
+    return taskGeneration[task];
   }
 
   public JobState job(int task) {
@@ -152,6 +215,11 @@ public final class EngineState {
     return taskReplicas[task];
   }
 
+  void setIndexInJob(int task, int index) {
+    taskIndexInJob[task] = index;
+  }
+
+  /** The task's place in its job's task list (fixed for planned tasks; see DecisionEngine#release). */
   public int indexInJob(int task) {
     return taskIndexInJob[task];
   }

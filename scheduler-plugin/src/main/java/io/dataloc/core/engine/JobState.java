@@ -13,6 +13,8 @@ public final class JobState implements JobView {
   int done;
   int total;
   long meanTaskTicks = 1;
+  /** The engine's decision count when this job last got a container (or arrived). */
+  long lastServed;
 
   JobState(int index, long id, String user, long arrival) {
     this.index = index;

@@ -8,5 +8,7 @@ public enum TaskState {
   RUNNING,
   DONE,
   /** Its job was removed before it ran. */
-  CANCELLED
+  CANCELLED,
+  /** No task: the number is free for the next task to arrive (its job has ended). */
+  FREE
 }

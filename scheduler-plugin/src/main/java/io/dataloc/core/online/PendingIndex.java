@@ -9,6 +9,8 @@ import java.util.Map;
  * deletion (an entry counts while its task is still queued). The greedy baselines use one for the
  * whole cluster or one per job; each task sits in every list it belongs to and is dropped from a
  * list when it surfaces there after leaving the pending set, so every entry is touched once.
+ * Entries are (task, generation) pairs: a task number reused by a later task is not taken for the
+ * stale entry's.
  */
 final class PendingIndex {
   private final Map<Integer, IntDeque> byHost = new HashMap<>();
@@ -18,17 +20,17 @@ final class PendingIndex {
 
   void add(EngineState s, int task) {
     for (int h : s.replicas(task)) {
-      byHost.computeIfAbsent(h, k -> new IntDeque()).add(task);
+      push(byHost.computeIfAbsent(h, k -> new IntDeque()), s, task);
     }
     int seenRack = Integer.MIN_VALUE;
     for (int h : s.replicas(task)) {
       int r = s.rackOf(h);
       if (r != EngineState.NO_RACK && r != seenRack) {
-        byRack.computeIfAbsent(r, k -> new IntDeque()).add(task);
+        push(byRack.computeIfAbsent(r, k -> new IntDeque()), s, task);
         seenRack = r;
       }
     }
-    all.add(task);
+    push(all, s, task);
     pending++;
   }
 
@@ -57,11 +59,17 @@ final class PendingIndex {
     byHost.remove(host);
   }
 
+  private static void push(IntDeque q, EngineState s, int task) {
+    q.add(task);
+    q.add(s.generation(task));
+  }
+
   private static int first(EngineState s, IntDeque q) {
     if (q == null) {
       return -1;
     }
-    while (!q.isEmpty() && !s.queued(q.peek())) {
+    while (!q.isEmpty() && !(s.queued(q.get(0)) && s.generation(q.get(0)) == q.get(1))) {
+      q.poll();
       q.poll();
     }
     return q.isEmpty() ? -1 : q.peek();
