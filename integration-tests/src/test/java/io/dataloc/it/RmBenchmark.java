@@ -45,7 +45,7 @@ public final class RmBenchmark {
 
   record Result(String scheduler, Shape shape, double p50, double p99, int heartbeats, double schedulerSeconds,
       long allocations, int placedRound, int rounds, double placeWallSeconds, int local, int rack, int off,
-      int maxOnHost) {
+      int maxOnHost, double maxHeartbeatMicros, String maxLockHold) {
     int ideal() {
       return (shape.tasks() + shape.nodes() - 1) / shape.nodes();
     }
@@ -63,6 +63,12 @@ public final class RmBenchmark {
     Path out = Path.of(opts.getOrDefault("out", "target/rm-bench"));
     Files.createDirectories(out);
     MiniMr.quiet = true;
+    // One small run per scheduler first, discarded: the JVM loads and compiles the RM's and the
+    // scheduler's code, which an RM that has run for a while has long done (maxima would show it).
+    for (String scheduler : schedulers) {
+      System.out.printf(Locale.ROOT, "%s: warm-up (200 nodes, discarded) ...%n", scheduler);
+      run(scheduler, new Shape(200, 4, 500), out.resolve("work"));
+    }
     List<Result> results = new ArrayList<>();
     for (Shape shape : shapes) {
       for (String scheduler : schedulers) {
@@ -123,6 +129,9 @@ public final class RmBenchmark {
         jobs.add(c.launch(app, "h" + (1 + (long) a * shape.nodes() / shape.apps()), splits));
       }
       SchedulerClock.reset();
+      if (c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
+        s.resetLockHolds(); // node registration and submission are not what is measured
+      }
       long t0 = System.nanoTime();
       double placeWall = -1;
       int placedRound = -1;
@@ -172,24 +181,33 @@ public final class RmBenchmark {
       if (c.rm.getResourceScheduler() instanceof LocalityScheduler s && s.datalocMetrics().errors() > 0) {
         throw new IllegalStateException(scheduler + " caught " + s.datalocMetrics().errors() + " errors");
       }
+      String hold = c.rm.getResourceScheduler() instanceof LocalityScheduler s
+          ? String.format(Locale.ROOT, "%.2f / %.2f ms", s.maxLockHoldNanos()[0] / 1e6, s.maxLockHoldNanos()[1] / 1e6)
+          : "not measured";
+      if (c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
+        System.out.println("  lock holds: " + s.lockHoldReport());
+      }
       return new Result(scheduler, shape, SchedulerClock.heartbeatMicros(0.5), SchedulerClock.heartbeatMicros(0.99),
           SchedulerClock.heartbeats(), SchedulerClock.schedulerSeconds(), allocations, placedRound, round, placeWall,
-          local, rack, off, max);
+          local, rack, off, max, SchedulerClock.heartbeatMicros(1.0), hold);
     }
   }
 
   static String row(Result r) {
     int n = r.shape().tasks();
-    return String.format(Locale.ROOT, "| %,d | %,d | %s | %.0f | %.0f | %,.0f | %d | %.1f%% / %.1f%% / %.1f%% | %d (ideal %d) |",
-        r.shape().nodes(), n, r.scheduler(), r.p50(), r.p99(), r.allocations() / r.schedulerSeconds(),
-        r.placedRound(), 100.0 * r.local() / n, 100.0 * r.rack() / n, 100.0 * r.off() / n, r.maxOnHost(), r.ideal());
+    return String.format(Locale.ROOT,
+        "| %,d | %,d | %s | %.0f | %.0f | %,.0f | %s | %,.0f | %d | %.1f%% / %.1f%% / %.1f%% | %d (ideal %d) |",
+        r.shape().nodes(), n, r.scheduler(), r.p50(), r.p99(), r.maxHeartbeatMicros(), r.maxLockHold(),
+        r.allocations() / r.schedulerSeconds(), r.placedRound(), 100.0 * r.local() / n, 100.0 * r.rack() / n,
+        100.0 * r.off() / n, r.maxOnHost(), r.ideal());
   }
 
   static String table(List<Result> results) {
     StringBuilder sb = new StringBuilder();
-    sb.append("| nodes | maps | scheduler | heartbeat p50 µs | heartbeat p99 µs | allocations / s of scheduler time"
-        + " | rounds to place every map | node / rack / off-switch | most maps on a host |\n");
-    sb.append("|---:|---:|---|---:|---:|---:|---:|---|---|\n");
+    sb.append("| nodes | maps | scheduler | heartbeat p50 µs | heartbeat p99 µs | heartbeat max µs | longest lock hold (wall / CPU)"
+        + " | allocations / s of scheduler time | rounds to place every map | node / rack / off-switch"
+        + " | most maps on a host |\n");
+    sb.append("|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|\n");
     for (Result r : results) {
       sb.append(row(r)).append('\n');
     }
@@ -209,14 +227,25 @@ public final class RmBenchmark {
     try (MiniMr c = MiniMr.start(TimedSchedulers.Dataloc.class, settings("dataloc-bar"), topology, 8192, dir)) {
       List<List<String>> splits = Scenarios.hdfs(tasks, topology, 42);
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      // A job of a tenth the size first (warm-up, as in any RM that has planned before); it stays
+      // queued, so the measured plan is made against a cluster that already holds work.
+      c.submit("bob", Scenarios.hdfs(tasks / 10, topology, 41));
+      for (int i = 0; i < 1000 && !s.jobReports().get(0).phase().equals("planned")
+          && !s.jobReports().get(0).phase().equals("online"); i++) {
+        for (MockNM nm : c.nodeList()) {
+          nm.nodeHeartbeat(true);
+        }
+        c.rm.drainEvents();
+      }
       SchedulerClock.reset();
+      s.resetLockHolds();
       c.submit("alice", splits);
       // From submission on, the nodes keep heartbeating while the split file is read and planned.
       int servedWhilePlanning = 0;
       int roundsWhilePlanning = 0;
       List<MockNM> nodeList = c.nodeList();
       for (int round = 0; round < 1000; round++) {
-        String phase = s.jobReports().get(0).phase();
+        String phase = s.jobReports().get(1).phase();
         if (!phase.equals("reading") && !phase.equals("planning")) {
           break;
         }
@@ -228,16 +257,24 @@ public final class RmBenchmark {
         servedWhilePlanning += SchedulerClock.heartbeats() - before;
         roundsWhilePlanning++;
       }
-      var report = s.jobReports().get(0);
+      // Until the plan is in: the last chunks may enter after the phase reads "planned".
+      for (int round = 0; round < 50; round++) {
+        for (MockNM nm : nodeList) {
+          nm.nodeHeartbeat(true);
+        }
+        c.rm.drainEvents();
+      }
+      var report = s.jobReports().get(1);
+      String holds = s.lockHoldReport();
       return String.format(Locale.ROOT,
           "Planner scale: %,d maps on %,d nodes: phase %s, planner %s, plan %.0f ms (budget %d ms), plan makespan %.0f"
               + " against lower bound %.0f, %d%% of maps planned data-local; %,d node heartbeats served in %d rounds"
-              + " while the plan was read and made (heartbeat p99 %.0f µs).%n",
+              + " while the plan was read and made (heartbeat p99 %.0f µs, max %.0f µs); scheduler lock: %s.%n",
           tasks, nodes, report.phase(), report.planner(), report.planMillis(), s.settings().planBudgetMs(),
           report.plan() == null ? 0.0 : report.plan().makespan() / 1000.0,
           report.plan() == null ? 0.0 : report.plan().lowerBound() / 1000.0,
           report.plan() == null ? 0 : 100 * report.plan().local() / tasks, servedWhilePlanning, roundsWhilePlanning,
-          SchedulerClock.heartbeatMicros(0.99));
+          SchedulerClock.heartbeatMicros(0.99), SchedulerClock.heartbeatMicros(1.0), holds);
     }
   }
 }

@@ -112,7 +112,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   /** Bound on the engine decisions one free container may try (each excludes one job). */
   private static final int MAX_TRIES = 256;
   /** Tasks of a plan entered into the engine per hold of the lock. */
-  private static final int APPLY_CHUNK = 2_000;
+  private static final int APPLY_CHUNK = 1_000;
 
   private Configuration conf;
   private volatile DatalocConfiguration.Settings settings;
@@ -642,6 +642,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private void planOrThrow(AppState a, PlacementReader.Placement placement, long budgetMs, String fallback)
       throws InterruptedException {
     DecisionEngine.PlanHosts hosts;
+    int[] taskRoom;
+    // The nodes' sizes come from the node tracker (thread-safe), before the lock is taken.
+    java.util.function.IntUnaryOperator slotsForJob = jobSlots(placement == null ? null : placement.map());
     synchronized (this) {
       holds.enter();
       try {
@@ -656,7 +659,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
           a.goOnline("job has " + placement.hostsPerTask().size() + " maps, above plan.max-tasks");
           return;
         }
-        hosts = engine.planHosts(jobSlots(placement.map()));
+        hosts = engine.planHosts(slotsForJob);
+        taskRoom = new int[] {engine.state().taskCount(), engine.state().capacity()};
         if (hosts == null) {
           a.goOnline("no live node to plan on");
           return;
@@ -701,20 +705,17 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     double millis = (System.nanoTime() - t0) / 1e6;
     AmModel am = null;
     if (plan != null && placement.amOrder()) {
-      Map<String, String> racks;
-      synchronized (this) {
-        holds.enter();
-        try {
-          racks = racksByHost();
-        } finally {
-          holds.exit("plan: racks");
-        }
-      }
+      // Racks from the hosts' snapshot (node names; with yarn.scheduler.include-port-in-node-name
+      // the split's host names match no node anyway).
+      Map<String, String> racks = hosts.rackByHost(org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK);
       am = new AmModel(placement.hostsPerTask(),
           h -> racks.getOrDefault(h, org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK));
     }
     DecisionEngine.PlanApplication prepared = plan == null ? null
         : DecisionEngine.prepare(a.jobId, a.user, input, plan);
+    if (prepared != null) {
+      prepared.reserve(taskRoom[0], taskRoom[1]); // the engine's arrays grow here, not under the lock
+    }
     // The plan enters the engine a chunk at a time, the lock released in between, so a job of any
     // size holds the lock for at most one chunk; its maps are served once all are in.
     boolean first = true;
@@ -734,6 +735,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
             a.jobCreated = true;
             first = false;
           }
+          engine.setParked(a.jobId, true); // until it is all in and its asks are looked at
           if (engine.applySome(prepared, APPLY_CHUNK)) {
             DecisionEngine.Admission adm = prepared.admission();
             a.plan = adm.plan();
@@ -743,6 +745,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
             a.tasks = placement.hostsPerTask().size();
             a.am = am;
             a.phase = Phase.PLANNED;
+            dirty.add(a.id); // its asks decide whether it runs now
             dmetrics.plansMade.incr();
             dmetrics.lastPlanMillis.set(Math.round(millis));
             dmetrics.lastPlanMakespan.set(adm.plan().makespan());
@@ -761,7 +764,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   /**
    * How many of a job's maps each engine host runs at once: as many of its (normalized) map
-   * containers as the node holds; the engine's slots when the map size is unknown.
+   * containers as the node holds; the engine's slots when the map size is unknown. Built without
+   * the scheduler's lock; applied under it (it reads the engine's host names and slots).
    */
   private java.util.function.IntUnaryOperator jobSlots(Resource map) {
     if (map == null) {
@@ -791,16 +795,6 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       a.planWaves = Math.max(a.planWaves, (perHost[h] + slots - 1) / slots);
       a.planConcurrency = Math.max(a.planConcurrency, Math.min(perHost[h], slots));
     }
-  }
-
-  /** Every node's rack, by node name and by host name. */
-  private Map<String, String> racksByHost() {
-    Map<String, String> racks = new HashMap<>();
-    for (FiCaSchedulerNode n : nodeTracker.getAllNodes()) {
-      racks.put(n.getNodeName(), n.getRackName());
-      racks.put(n.getRMNode().getHostName(), n.getRackName());
-    }
-    return racks;
   }
 
   // ------------------------------------------------------------------ allocate
@@ -1237,6 +1231,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     }
     int wanted = key == null ? 0 : attempt.getOutstandingAsksCount(key, ResourceRequest.ANY);
     int cap = settings.bounds().onlineMaxPending();
+    if (a.jobCreated) {
+      // Not asking now: its tasks wait where they are until the application asks again.
+      engine.setParked(a.jobId, wanted <= 0 || attempt == null || attempt.isStopped());
+    }
     if (key != null) {
       a.sawMaps = true;
     }
@@ -1463,13 +1461,15 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   /** The longest hold of the scheduler's lock so far, and where (benchmarks, the scheduler page). */
   public synchronized String lockHoldReport() {
     LockHolds.Report r = holds.report();
-    return String.format(java.util.Locale.ROOT, "max %.3f ms (%s) over %,d holds, %.1f ms in all", r.maxNanos() / 1e6,
-        r.maxWhere(), r.count(), r.totalNanos() / 1e6);
+    return String.format(java.util.Locale.ROOT,
+        "longest %.3f ms wall (%s), %.3f ms CPU (%s) over %,d holds, %.1f ms in all [%s]", r.maxNanos() / 1e6,
+        r.maxWhere(), r.maxCpuNanos() / 1e6, r.maxCpuWhere(), r.count(), r.totalNanos() / 1e6, holds.bySite());
   }
 
-  /** The longest hold of the scheduler's lock so far, in nanoseconds. */
-  public synchronized long maxLockHoldNanos() {
-    return holds.report().maxNanos();
+  /** The longest hold of the scheduler's lock so far, in nanoseconds: {wall, CPU of the holder}. */
+  public synchronized long[] maxLockHoldNanos() {
+    LockHolds.Report r = holds.report();
+    return new long[] {r.maxNanos(), r.maxCpuNanos()};
   }
 
   /** Forgets the lock holds measured so far (a benchmark's warm-up). */

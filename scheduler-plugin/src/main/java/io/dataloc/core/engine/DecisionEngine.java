@@ -219,7 +219,6 @@ public final class DecisionEngine {
     int[] slots = new int[live];
     long[] loads = new long[live];
     int[] engineHost = new int[live];
-    Map<String, Integer> index = new HashMap<>(live * 2);
     long wLoc = config.planCost().local();
     int c = 0;
     for (int h = 0; h < hostCount; h++) {
@@ -230,24 +229,29 @@ public final class DecisionEngine {
         names[c] = state.hostName(h);
         rackNames[c] = racks ? state.rackName(state.rackOf(h)) : null;
         engineHost[c] = h;
-        index.put(names[c], h);
         c++;
       }
     }
-    Map<String, Integer> all = new HashMap<>(hostCount * 2);
-    for (int h = 0; h < hostCount; h++) {
-      all.put(state.hostName(h), h);
-    }
-    return new PlanHosts(names, rackNames, slots, loads, engineHost, index, all, config.planCost());
+    return new PlanHosts(names, rackNames, slots, loads, engineHost, state.frozenHostIndex(), config.planCost());
   }
 
   /**
    * The live hosts as a plan sees them (a copy, so it may be used without the engine):
-   * {@code engineHost[c]} is cluster host {@code c}'s engine index; {@code live} maps the names of
-   * live hosts and {@code known} of every host ever seen to engine indexes (which never change).
+   * {@code engineHost[c]} is cluster host {@code c}'s engine index; {@code known} maps the names of
+   * every host ever seen to engine indexes (which never change); {@code racks} is all null when
+   * some live host's rack is unknown.
    */
   public record PlanHosts(String[] names, String[] racks, int[] slots, long[] loads, int[] engineHost,
-      Map<String, Integer> live, Map<String, Integer> known, io.dataloc.core.model.CostModel cost) {
+      Map<String, Integer> known, io.dataloc.core.model.CostModel cost) {
+
+    /** Each live host's rack by name ({@code fallback} where unknown). */
+    public Map<String, String> rackByHost(String fallback) {
+      Map<String, String> out = new HashMap<>(names.length * 2);
+      for (int c = 0; c < names.length; c++) {
+        out.put(names[c], racks[c] == null ? fallback : racks[c]);
+      }
+      return out;
+    }
 
     /**
      * The planning problem for a job's tasks on these hosts: tasks with no live replica are left
@@ -339,6 +343,7 @@ public final class DecisionEngine {
     private final Level[] level;
     private final Admission admission;
     private int next;
+    private EngineState.TaskArrays spare;
 
     private PlanApplication(long jobId, String user, int[][] replicas, int[] host, Level[] level, Admission admission) {
       this.jobId = jobId;
@@ -360,6 +365,18 @@ public final class DecisionEngine {
 
     public int tasks() {
       return replicas.length;
+    }
+
+    /**
+     * Allocates, now (off the caller's lock), the task arrays the engine will need to hold this
+     * plan's tasks as well as {@code liveTasks} it holds in arrays of {@code capacity}; adopted by
+     * the first {@link #applySome}.
+     */
+    public void reserve(int liveTasks, int capacity) {
+      long needed = (long) liveTasks + replicas.length;
+      if (needed > capacity) {
+        spare = new EngineState.TaskArrays((int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * capacity)));
+      }
     }
   }
 
@@ -387,6 +404,10 @@ public final class DecisionEngine {
    * job's tasks already applied may be served meanwhile. Returns true when every task is in.
    */
   public boolean applySome(PlanApplication app, int maxTasks) {
+    if (app.spare != null) {
+      state.adopt(app.spare);
+      app.spare = null;
+    }
     JobState j = jobs.get(app.jobId);
     if (app.next == 0 && j == null) {
       j = newJob(app.jobId, app.user);
@@ -441,6 +462,7 @@ public final class DecisionEngine {
       state.free(t);
     }
     state.jobs.remove(j);
+    parked.remove(j);
     return dropped;
   }
 
@@ -513,7 +535,7 @@ public final class DecisionEngine {
     if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
       return null;
     }
-    java.util.Set<JobState> excluded = new java.util.HashSet<>();
+    java.util.Set<JobState> excluded = new java.util.HashSet<>(parked);
     for (long id : excludedJobs) {
       JobState j = jobs.get(id);
       if (j != null) {
@@ -536,6 +558,25 @@ public final class DecisionEngine {
     start(t, host);
     JobState j = state.job(t);
     return new Decision(j.id(), state.indexInJob(t), t, host, pick.level(), pick.reason(), pick.queue());
+  }
+
+  /** Jobs that cannot run now (their application asks for nothing): never picked. */
+  private final java.util.Set<JobState> parked = new java.util.HashSet<>();
+
+  /**
+   * Parks a job (its tasks stay where they are, and no decision hands one out) or lets it run
+   * again: for an application that asks for no containers now, so its tasks are not taken out and
+   * put back on every heartbeat. Idempotent; unknown jobs are ignored.
+   */
+  public void setParked(long jobId, boolean park) {
+    JobState j = jobs.get(jobId);
+    if (j != null) {
+      if (park) {
+        parked.add(j);
+      } else {
+        parked.remove(j);
+      }
+    }
   }
 
   private void start(int t, int host) {

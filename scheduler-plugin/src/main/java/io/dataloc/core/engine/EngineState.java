@@ -117,6 +117,21 @@ public final class EngineState {
     return rackNames.get(r);
   }
 
+  private Map<String, Integer> frozenIndex = Map.of();
+  private int frozenHosts;
+
+  /**
+   * An immutable copy of the host index (names to indexes, which never change), for use outside
+   * the engine; copied again only when hosts were added since the last call.
+   */
+  public Map<String, Integer> frozenHostIndex() {
+    if (frozenHosts != hostNames.size()) {
+      frozenIndex = Map.copyOf(hostIndex);
+      frozenHosts = hostNames.size();
+    }
+    return frozenIndex;
+  }
+
   /** The host's index, or -1. */
   public int hostIndex(String name) {
     Integer h = hostIndex.get(name);
@@ -149,14 +164,7 @@ public final class EngineState {
       return t;
     }
     if (tasks == taskJob.length) {
-      int n = tasks * 2;
-      taskJob = Arrays.copyOf(taskJob, n);
-      taskReplicas = Arrays.copyOf(taskReplicas, n);
-      taskIndexInJob = Arrays.copyOf(taskIndexInJob, n);
-      taskState = Arrays.copyOf(taskState, n);
-      taskHost = Arrays.copyOf(taskHost, n);
-      taskQueuedAt = Arrays.copyOf(taskQueuedAt, n);
-      taskGeneration = Arrays.copyOf(taskGeneration, n);
+      adopt(new TaskArrays(tasks * 2));
     }
     int t = tasks++;
     setTask(t, job, indexInJob, replicas);
@@ -170,6 +178,57 @@ public final class EngineState {
     taskState[t] = TaskState.QUEUED;
     taskHost[t] = -1;
     taskQueuedAt[t] = now;
+  }
+
+  /** Room for this many task numbers without growing. */
+  public int capacity() {
+    return taskJob.length;
+  }
+
+  /**
+   * Empty per-task arrays for {@code capacity} tasks, to be {@linkplain #adopt adopted} later:
+   * allocating (and zeroing) them takes far longer than copying into them, so a caller about to
+   * add many tasks allocates them first without the engine's lock.
+   */
+  public static final class TaskArrays {
+    final JobState[] job;
+    final int[][] replicas;
+    final int[] indexInJob;
+    final TaskState[] state;
+    final int[] host;
+    final long[] queuedAt;
+    final int[] generation;
+
+    public TaskArrays(int capacity) {
+      job = new JobState[capacity];
+      replicas = new int[capacity][];
+      indexInJob = new int[capacity];
+      state = new TaskState[capacity];
+      host = new int[capacity];
+      queuedAt = new long[capacity];
+      generation = new int[capacity];
+    }
+  }
+
+  /** Moves the tasks into larger arrays (ignored if they are not larger). */
+  void adopt(TaskArrays a) {
+    if (a.job.length <= taskJob.length) {
+      return;
+    }
+    System.arraycopy(taskJob, 0, a.job, 0, tasks);
+    System.arraycopy(taskReplicas, 0, a.replicas, 0, tasks);
+    System.arraycopy(taskIndexInJob, 0, a.indexInJob, 0, tasks);
+    System.arraycopy(taskState, 0, a.state, 0, tasks);
+    System.arraycopy(taskHost, 0, a.host, 0, tasks);
+    System.arraycopy(taskQueuedAt, 0, a.queuedAt, 0, tasks);
+    System.arraycopy(taskGeneration, 0, a.generation, 0, tasks);
+    taskJob = a.job;
+    taskReplicas = a.replicas;
+    taskIndexInJob = a.indexInJob;
+    taskState = a.state;
+    taskHost = a.host;
+    taskQueuedAt = a.queuedAt;
+    taskGeneration = a.generation;
   }
 
   /** The task's job has ended: its number is free for reuse. Idempotent. */
