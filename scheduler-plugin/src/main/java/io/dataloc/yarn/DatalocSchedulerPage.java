@@ -56,9 +56,28 @@ public class DatalocSchedulerPage extends RmView {
             .td(j.plan() == null ? "-" : Units.format(j.plan().lowerBound()))
             .td(String.format(Locale.ROOT, "%.1f", j.planMillis())).td(String.valueOf(j.nodeLocal()))
             .td(String.valueOf(j.rackLocal())).td(String.valueOf(j.offSwitch())).td(String.valueOf(j.pending()))
-            .td(String.valueOf(j.running())).td(j.note()).__();
+            .td(String.valueOf(j.running())).td(publicNote(j.note())).__();
       }
       body.__().__();
     }
+  }
+
+  private static final java.util.regex.Pattern KEY = java.util.regex.Pattern.compile("yarn\\.scheduler\\.dataloc\\.[\\w.-]+");
+
+  /**
+   * A job's note as anyone who can see the page may read it: its kind, and the key of a bound it
+   * went past, but no exception text (paths, hosts, messages of other systems): that is in the
+   * ResourceManager's log.
+   */
+  static String publicNote(String note) {
+    if (note == null) {
+      return "";
+    }
+    int colon = note.indexOf(": ");
+    if (colon < 0) {
+      return note;
+    }
+    java.util.regex.Matcher m = KEY.matcher(note);
+    return note.substring(0, colon) + (m.find() ? " (" + m.group() + ")" : "") + "; details in the ResourceManager log";
   }
 }

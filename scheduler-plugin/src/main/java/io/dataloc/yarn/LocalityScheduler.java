@@ -163,6 +163,12 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     } catch (IllegalArgumentException e) {
       throw new YarnRuntimeException("Dataloc cannot start: " + e.getMessage(), e);
     }
+    // What Dataloc does not do is refused here, not ignored later.
+    int types = org.apache.hadoop.yarn.util.resource.ResourceUtils.getNumberOfKnownResourceTypes();
+    if (types > 2) {
+      throw new YarnRuntimeException("Dataloc cannot start: it schedules memory (vcores are carried, not counted);"
+          + " the " + types + " resource types of yarn.resource-types are not supported");
+    }
     applications = new ConcurrentSkipListMap<>();
     minimumAllocation = super.getMinimumAllocation();
     initMaximumResourceCapability(super.getMaximumAllocation());
@@ -313,6 +319,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       case NODE_REMOVED -> removeNode(((NodeRemovedSchedulerEvent) event).getRemovedRMNode());
       case NODE_RESOURCE_UPDATE -> {
         NodeResourceUpdateSchedulerEvent e = (NodeResourceUpdateSchedulerEvent) event;
+        if (e.getResourceOption().getOverCommitTimeout() > 0) {
+          LOG.warn("Dataloc: node {} resized with an overcommit timeout of {} ms: the timeout is not enforced;"
+              + " containers beyond the new size run until they end, and no new one starts there meanwhile",
+              e.getRMNode().getNodeID(), e.getResourceOption().getOverCommitTimeout());
+        }
         updateNodeResource(e.getRMNode(), e.getResourceOption());
         resized(e.getRMNode());
       }

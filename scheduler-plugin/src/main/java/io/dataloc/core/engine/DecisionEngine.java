@@ -739,6 +739,11 @@ public final class DecisionEngine {
 
   /** Jobs with more queued tasks than this are not searched for local chains (cost per container). */
   private static final int CHAIN_SEARCH_LIMIT = 20_000;
+  /**
+   * Queued tasks one chain search may look at before it gives up (as if there were no chain): the
+   * search runs under the scheduler's lock, once per container the AM fills with another task.
+   */
+  private static final int CHAIN_VISIT_LIMIT = 2_048;
 
   /**
    * Breadth-first search over hosts for the moves ({task, host} pairs) that re-home
@@ -769,13 +774,14 @@ public final class DecisionEngine {
     ArrayDeque<Integer> frontier = new ArrayDeque<>();
     int found = reach(returning, -1, frontier, target, limit);
     int[] hit = {-1};
-    while (found < 0 && !frontier.isEmpty()) {
+    int[] visits = {0};
+    while (found < 0 && !frontier.isEmpty() && visits[0] < CHAIN_VISIT_LIMIT) {
       int x = frontier.poll();
       IntPredicate visit = u -> {
         if (u != taken && u != returning) {
           hit[0] = reach(u, x, frontier, target, limit);
         }
-        return hit[0] < 0;
+        return hit[0] < 0 && ++visits[0] < CHAIN_VISIT_LIMIT;
       };
       if (scanned == null && !policy.forEachQueued(x, job, visit)) {
         scanned = new HashMap<>();
