@@ -156,6 +156,17 @@ class RandomizedSchedulerTest {
         for (RMApp app : killed) {
           assertEquals(RMAppState.KILLED, app.getState());
         }
+        // Every application ends: the engine must hold nothing.
+        for (RMApp app : apps) {
+          c.rm.killApp(app.getApplicationId());
+        }
+        for (RMApp app : apps) {
+          c.rm.waitForState(app.getApplicationId(), RMAppState.KILLED);
+        }
+        c.rm.drainEvents();
+        int[] counts = s.engineCounts();
+        assertEquals(0, counts[0], "no engine job once every application has ended");
+        assertEquals(0, counts[1], "no engine task once every application has ended");
         return null;
       } catch (AssertionError | Exception e) {
         return e + " after " + trace;
@@ -330,6 +341,8 @@ class RandomizedSchedulerTest {
     assertEquals(live.getMemorySize(), s.getRootQueueMetrics().getAllocatedMB(),
         "queue metrics equal the live containers");
     assertEquals(0, s.datalocMetrics().errors(), "no error caught");
+    int[] counts = s.engineCounts();
+    assertEquals(counts[3], counts[4], "the engine's running tasks are the containers tied to tasks");
   }
 
   private static List<FiCaSchedulerNode> allNodes(LocalityScheduler s) {

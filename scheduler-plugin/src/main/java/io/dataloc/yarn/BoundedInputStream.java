@@ -31,7 +31,10 @@ final class BoundedInputStream extends FilterInputStream {
 
   @Override
   public int read(byte[] buf, int off, int len) throws IOException {
-    int n = super.read(buf, off, (int) Math.min(len, limit - read + 1));
+    if (len == 0) {
+      return 0;
+    }
+    int n = super.read(buf, off, (int) Math.min(len, room()));
     if (n > 0) {
       count(n);
     }
@@ -40,9 +43,18 @@ final class BoundedInputStream extends FilterInputStream {
 
   @Override
   public long skip(long n) throws IOException {
-    long s = super.skip(Math.min(n, limit - read + 1));
+    long s = super.skip(Math.min(n, room()));
     count(s);
     return s;
+  }
+
+  /** Bytes that may still be read, plus the one that proves the bound exceeded. */
+  private long room() throws IOException {
+    if (read > limit) {
+      throw new PlacementBoundException(key, limit, "the file (more than " + limit + " bytes)");
+    }
+    long left = limit - read;
+    return left == Long.MAX_VALUE ? left : left + 1;
   }
 
   private void count(long n) throws IOException {

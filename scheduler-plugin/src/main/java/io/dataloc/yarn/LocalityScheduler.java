@@ -616,10 +616,13 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     try {
       plans.execute(() -> plan(a, placement, s.planBudgetMs(), s.fallbackAssigner()));
     } catch (java.util.concurrent.RejectedExecutionException e) {
+      dmetrics.placementFailures.incr();
       synchronized (this) {
         holds.enter();
         try {
-          a.goOnline("plan queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName() + ")");
+          if (a.phase == Phase.READING && apps.containsKey(a.id)) {
+            a.goOnline("plan queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName() + ")");
+          }
         } finally {
           holds.exit("read: plan queue full");
         }
@@ -671,7 +674,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
           return;
         }
         hosts = engine.planHosts(slotsForJob);
-        taskRoom = new int[] {engine.state().taskCount(), engine.state().capacity()};
+        taskRoom = new int[] {engine.state().taskCount(), engine.state().liveTasks(), engine.state().capacity()};
         if (hosts == null) {
           a.goOnline("no live node to plan on");
           return;
@@ -725,7 +728,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     DecisionEngine.PlanApplication prepared = plan == null ? null
         : DecisionEngine.prepare(a.jobId, a.user, input, plan);
     if (prepared != null) {
-      prepared.reserve(taskRoom[0], taskRoom[1]); // the engine's arrays grow here, not under the lock
+      prepared.reserve(taskRoom[0], taskRoom[1], taskRoom[2]); // the engine's arrays grow here, not under the lock
     }
     // The plan enters the engine a chunk at a time, the lock released in between, so a job of any
     // size holds the lock for at most one chunk; its maps are served once all are in.
@@ -746,8 +749,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
             a.jobCreated = true;
             first = false;
           }
-          engine.setParked(a.jobId, true); // until it is all in and its asks are looked at
-          if (engine.applySome(prepared, APPLY_CHUNK)) {
+          boolean allIn = engine.applySome(prepared, APPLY_CHUNK);
+          if (!allIn) {
+            engine.setParked(a.jobId, true); // until it is all in and its asks are looked at
+          }
+          if (allIn) {
             DecisionEngine.Admission adm = prepared.admission();
             a.plan = adm.plan();
             shape(a, input.problem(), plan);
@@ -1427,7 +1433,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   @Override
   public List<QueueUserACLInfo> getQueueUserAclInfo() {
-    return queue.getQueueUserAclInfo(null);
+    try {
+      return queue.getQueueUserAclInfo(UserGroupInformation.getCurrentUser());
+    } catch (IOException e) {
+      return queue.getQueueUserAclInfo(null);
+    }
   }
 
   @Override
@@ -1488,11 +1498,19 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     holds.reset();
   }
 
-  /** What the engine holds now: active jobs, live tasks, task numbers in use (tests, soak runs). */
+  /**
+   * What the engine holds now (tests, soak runs): active jobs, live tasks, task numbers in use,
+   * running tasks, containers tied to a task.
+   */
   public synchronized int[] engineCounts() {
     holds.enter();
     try {
-      return new int[] {engine.activeJobs(), engine.state().liveTasks(), engine.state().taskCount()};
+      int running = 0;
+      for (JobState j : engine.state().activeJobs()) {
+        running += j.running();
+      }
+      return new int[] {engine.activeJobs(), engine.state().liveTasks(), engine.state().taskCount(), running,
+          containerTask.size()};
     } finally {
       holds.exit("engineCounts");
     }

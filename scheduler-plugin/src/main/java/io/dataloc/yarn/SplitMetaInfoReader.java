@@ -70,6 +70,8 @@ public final class SplitMetaInfoReader {
       throw new IOException("corrupt split meta info: " + splits + " splits in a file of " + length + " bytes");
     }
     List<List<String>> hosts = new ArrayList<>(Math.min(splits, 4096));
+    // Host names repeat across splits: one string each (a cluster has at most thousands).
+    java.util.Map<String, String> names = new java.util.HashMap<>();
     for (int i = 0; i < splits; i++) {
       int n = WritableUtils.readVInt(data);
       if (n < 0) {
@@ -81,7 +83,8 @@ public final class SplitMetaInfoReader {
       }
       String[] locations = new String[n];
       for (int k = 0; k < n; k++) {
-        locations[k] = hostName(data, i, bounds.maxHostLength());
+        String name = hostName(data, i, bounds.maxHostLength());
+        locations[k] = names.size() < 1_000_000 ? names.computeIfAbsent(name, x -> x) : name;
       }
       WritableUtils.readVLong(data);
       WritableUtils.readVLong(data);

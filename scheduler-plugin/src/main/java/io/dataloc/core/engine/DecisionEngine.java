@@ -369,11 +369,12 @@ public final class DecisionEngine {
 
     /**
      * Allocates, now (off the caller's lock), the task arrays the engine will need to hold this
-     * plan's tasks as well as {@code liveTasks} it holds in arrays of {@code capacity}; adopted by
-     * the first {@link #applySome}.
+     * plan's tasks besides the {@code liveTasks} it holds among {@code taskNumbers} numbers in
+     * arrays of {@code capacity}; adopted by the first {@link #applySome}.
      */
-    public void reserve(int liveTasks, int capacity) {
-      long needed = (long) liveTasks + replicas.length;
+    public void reserve(int taskNumbers, int liveTasks, int capacity) {
+      // New tasks take freed numbers first.
+      long needed = taskNumbers + Math.max(0L, replicas.length - (long) (taskNumbers - liveTasks));
       if (needed > capacity) {
         spare = new EngineState.TaskArrays((int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * capacity)));
       }
@@ -600,7 +601,7 @@ public final class DecisionEngine {
    * without a container — more than {@code starvation} rounds of decisions, a round being as many
    * decisions as the live hosts have slots — runs its oldest task queued for this host here (at
    * most {@value #STARVING_SCAN} of its pending tasks are looked at for one that waits in a shared
-   * queue instead). Every job with work for a host that frees slots is so served within a bounded
+   * queue instead, the first of its task list). Every job with work for a host that frees slots is so served within a bounded
    * number of decisions; policies without per-host queues are left alone.
    */
   private Decision serveStarving(int host, java.util.Set<JobState> excluded) {
@@ -631,7 +632,7 @@ public final class DecisionEngine {
     int queue = policy.queueHostOf(bestTask);
     policy.removed(bestTask);
     start(bestTask, host);
-    return new Decision(best.id(), state.indexInJob(bestTask), bestTask, host, state.level(bestTask, host),
+    return new Decision(state.job(bestTask).id(), state.indexInJob(bestTask), bestTask, host, state.level(bestTask, host),
         "starvation guard: no container for " + waited + " decisions", queue);
   }
 
@@ -648,13 +649,10 @@ public final class DecisionEngine {
       return found[0];
     }
     List<Integer> list = jobTasks.get(j);
-    for (int i = 0, seen = 0; i < list.size() && seen < STARVING_SCAN; i++) {
+    for (int i = 0; i < list.size() && i < STARVING_SCAN; i++) {
       int t = list.get(i);
-      if (state.queued(t)) {
-        seen++;
-        if (policy.queueHostOf(t) < 0) {
-          return t;
-        }
+      if (state.queued(t) && policy.queueHostOf(t) < 0) {
+        return t;
       }
     }
     return -1;

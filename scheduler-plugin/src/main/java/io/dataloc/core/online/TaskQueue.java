@@ -2,7 +2,6 @@ package io.dataloc.core.online;
 
 import io.dataloc.core.engine.EngineState;
 import io.dataloc.core.engine.JobState;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -10,8 +9,10 @@ import java.util.Map;
  * One scheduling queue (a host's local queue, a rack queue, the common queue) split into per-job
  * sub-queues, as in Wang et al.'s simulations: {@link #poll} serves the sub-queue of the job the
  * engine's ordering ranks first (with {@code fair}, the job with the fewest running tasks).
- * Entries are removed lazily: an entry counts only while its task is queued and still belongs
- * here ({@code owner[task] == id}); {@link #size} is kept exact by the owner.
+ * Entries are removed lazily: an entry counts only while its task is queued, still belongs here
+ * ({@code owner[task] == id}) and still belongs to the sub-queue's job (task numbers are reused:
+ * a stale entry's number may now be another job's task queued here); {@link #size} is kept exact
+ * by the owner.
  */
 public final class TaskQueue {
   private final int id;
@@ -76,7 +77,7 @@ public final class TaskQueue {
     IntDeque q = sub.get(best);
     while (!q.isEmpty()) {
       int t = q.poll();
-      if (s.queued(t) && owner[t] == id) {
+      if (live(s, t, owner, best)) {
         owner[t] = -1;
         forget(s, t);
         return t;
@@ -96,20 +97,24 @@ public final class TaskQueue {
     }
     for (int i = 0; i < q.size(); i++) {
       int t = q.get(i);
-      if (s.queued(t) && owner[t] == id && !visit.test(t)) {
+      if (live(s, t, owner, job) && !visit.test(t)) {
         return;
       }
     }
   }
 
+  private boolean live(EngineState s, int t, int[] owner, JobState job) {
+    return s.queued(t) && owner[t] == id && s.job(t) == job;
+  }
+
   /** Removes every live entry, returning the tasks (for re-routing). */
   public int[] drain(EngineState s, int[] owner) {
     IntDeque out = new IntDeque();
-    for (Iterator<IntDeque> it = sub.values().iterator(); it.hasNext(); ) {
-      IntDeque q = it.next();
+    for (Map.Entry<JobState, IntDeque> e : sub.entrySet()) {
+      IntDeque q = e.getValue();
       while (!q.isEmpty()) {
         int t = q.poll();
-        if (s.queued(t) && owner[t] == id) {
+        if (live(s, t, owner, e.getKey())) {
           owner[t] = -1;
           out.add(t);
         }

@@ -117,6 +117,31 @@ class EngineLifetimeTest {
     assertEquals(io.dataloc.core.model.Level.LOCAL, d.level());
   }
 
+  /**
+   * MaxWeight's per-job sub-queues keep stale entries lazily. A job's queued task that is dropped
+   * leaves one in its sub-queue; its number, freed at once, goes to another job's task queued at
+   * the same host; the first job's sub-queue must not hand that task out (here: to a decision
+   * excluding the other job).
+   */
+  @Test
+  void aStaleQueueEntryNeverHandsOutAnotherJobsTask() {
+    DecisionEngine e = engine("jsq-maxweight-steal", 3);
+    // Job 9's tasks have no live replica: they wait in the common queue, so new tasks local to
+    // h0 are routed to h0's own queue.
+    e.submitJob(9, "u", List.of(List.of("gone"), List.of("gone"), List.of("gone")));
+    e.submitJob(1, "u", List.of(List.of("h0"), List.of("h0")));
+    int dropped = e.task(1, 0);
+    assertEquals(0, e.policy().queueHostOf(dropped), "queued at h0");
+    assertTrue(e.dropPending(dropped));
+    e.submitJob(2, "u", List.of(List.of("h0")));
+    assertEquals(dropped, e.task(2, 0), "the number is reused by job 2's task");
+    assertEquals(0, e.policy().queueHostOf(dropped), "queued at h0 too");
+    Decision d = e.onSlotFree(0, java.util.Set.of(2L, 9L));
+    assertNotNull(d);
+    assertEquals(1, d.jobId(), "job 2 was excluded: " + d);
+    assertEquals(1, e.state().job(d.task()).id());
+  }
+
   @Test
   void aDrainingHostTakesNoNewWorkButKeepsWhatItRuns() {
     DecisionEngine e = engine("jsq-maxweight-steal", 3);
