@@ -34,18 +34,36 @@ import org.junit.jupiter.api.io.TempDir;
  * Seeded random event sequences against the real scheduler in a MockRM: jobs submitted (with or
  * without split files), AM and node heartbeats, maps finishing, nodes lost, decommissioned,
  * resized and re-added, containers expiring before launch, jobs killed, blacklists, settings
- * refreshed (good and bad). After every step: no node beyond its capacity, the scheduler's used
+ * refreshed (good and bad), ApplicationMasters failing and retried, nodes decommissioned gracefully
+ * (draining). After every step: no node beyond its capacity, the scheduler's used
  * resource and the queue's allocated resource equal the sum of live containers, no container on
- * a removed node or of a killed job, no error caught in the scheduler. At the end, with every
- * node back, every surviving job finishes its maps within a bounded number of rounds (liveness).
+ * a removed node or of a killed job, the engine's running tasks exactly the containers tied to
+ * tasks, no error caught in the scheduler. At the end, with every node back, every surviving job
+ * finishes its maps within a bounded number of rounds (liveness), and once every application is
+ * killed the engine holds nothing.
  *
- * <p>{@code -Dreliability.sequences=N} sets how many sequences run (default 150; the
- * {@code reliability} profile runs 2,000). A failure prints its seed and a shrunk sequence: steps
- * removed one at a time while the failure remains.
+ * <p>Two scales: {@link Scale#SMALL} (5 hosts, up to 3 jobs of up to 11 maps, 30 steps) and
+ * {@link Scale#LARGE} (20 hosts, up to 30 jobs of up to 200 maps, 80 steps).
+ * {@code -Dreliability.sequences=N} sets how many small sequences run (default 300; the
+ * {@code reliability} profile runs 3,000), a tenth as many large ones. A failure prints its seed
+ * and a shrunk sequence: steps removed one at a time while the failure remains.
  */
 class RandomizedSchedulerTest {
-  private static final int HOSTS = 5;
-  private static final int STEPS = 30;
+  /**
+   * How big a sequence gets: hosts (8 GB each; AMs run on the first {@code amHosts}, which are
+   * never lost, decommissioned, resized or drained), steps, concurrent jobs, maps per job.
+   */
+  record Scale(int hosts, int steps, int maxJobs, int maxMaps, int amHosts, int nodeMb) {
+    static final Scale SMALL = new Scale(5, 30, 3, 11, 1, 4096);
+    static final Scale LARGE = new Scale(20, 80, 30, 200, 4, 8192);
+
+    boolean isAmHost(String h) {
+      return Integer.parseInt(h.substring(1)) <= amHosts;
+    }
+  }
+
+  /** Nodes decommissioned gracefully (draining) in the current sequence. */
+  private final Set<String> draining = new HashSet<>();
   @TempDir Path dir;
   /** Nodes shrunk below their allocation: host → allocation, which may only fall. */
   private final Map<String, Long> overcommitted = new java.util.HashMap<>();
@@ -63,45 +81,65 @@ class RandomizedSchedulerTest {
         case 7 -> "decommission";
         case 8 -> "resize";
         case 9 -> "expire";
+        case 14 -> "fail AM";
+        case 15 -> "drain";
         default -> "round";
       };
     }
   }
 
-  static List<Step> sequence(long seed) {
+  static List<Step> sequence(long seed, Scale scale) {
     SplittableRandom rnd = new SplittableRandom(seed);
     List<Step> steps = new ArrayList<>();
-    for (int i = 0; i < STEPS; i++) {
-      steps.add(new Step(rnd.nextInt(14), rnd.nextLong(), rnd.nextLong(), rnd.nextLong()));
+    for (int i = 0; i < scale.steps(); i++) {
+      int op = rnd.nextInt(16);
+      if (scale.maxJobs() > 3 && (op == 10 || op == 11)) {
+        op = 0; // large sequences submit three times as often, to reach tens of jobs at once
+      }
+      steps.add(new Step(op, rnd.nextLong(), rnd.nextLong(), rnd.nextLong()));
     }
     return steps;
   }
 
   @Test
   void randomEventSequencesKeepTheSchedulerConsistentAndLive() throws Exception {
+    sequences(Scale.SMALL, Integer.getInteger("reliability.sequences", 300), "small");
+  }
+
+  /** Many jobs of many maps on many hosts, AMs failing and retried, nodes draining. */
+  @Test
+  void manyJobsOnManyHostsStayConsistentAndLive() throws Exception {
+    sequences(Scale.LARGE, Math.max(1, Integer.getInteger("reliability.sequences", 300) / 10), "large");
+  }
+
+  private void sequences(Scale scale, int sequences, String label) throws Exception {
     MiniMr.quiet = true; // thousands of RMs: MockRM's DEBUG root logger would write gigabytes
-    int sequences = Integer.getInteger("reliability.sequences", 150);
     int events = 0;
+    Long only = Long.getLong("reliability.seed");
     for (int i = 0; i < sequences; i++) {
+      if (only != null && only != (i == 0 && scale == Scale.SMALL ? 47514 : 7919L * (i + 1))) {
+        continue;
+      }
       // 47514 (= 6 × 7919) found that an engine rebuild (-refreshQueues) forgot which application
       // each engine job belongs to; it stays in the list.
-      long seed = i == 0 ? 47514 : 7919L * (i + 1);
-      List<Step> steps = sequence(seed);
-      String failure = run(steps, dir.resolve("s" + i));
+      long seed = i == 0 && scale == Scale.SMALL ? 47514 : 7919L * (i + 1);
+      List<Step> steps = sequence(seed, scale);
+      String failure = run(steps, dir.resolve("s" + i), scale);
       if (failure != null) {
-        System.out.println("randomized: seed " + seed + " failed (shrinking): " + failure);
-        List<Step> shrunk = shrink(steps, dir.resolve("shrink" + i));
+        System.out.println("randomized " + label + ": seed " + seed + " failed (shrinking): " + failure);
+        List<Step> shrunk = shrink(steps, dir.resolve("shrink" + i), scale);
         fail("seed " + seed + " failed: " + failure + "\nshrunk to " + shrunk.size() + " steps: " + shrunk
-            + "\nfailure of the shrunk sequence: " + run(shrunk, dir.resolve("again" + i)));
+            + "\nfailure of the shrunk sequence: " + run(shrunk, dir.resolve("again" + i), scale));
       }
       events += steps.size();
       MiniMr.deleteQuietly(dir.resolve("s" + i));
     }
-    System.out.println("randomized: " + sequences + " sequences, " + events + " events, all consistent and live");
+    System.out.println("randomized " + label + ": " + sequences + " sequences, " + events
+        + " events, all consistent and live");
   }
 
   /** Removes steps one at a time, keeping each removal after which the sequence still fails. */
-  private List<Step> shrink(List<Step> steps, Path work) throws Exception {
+  private List<Step> shrink(List<Step> steps, Path work, Scale scale) throws Exception {
     List<Step> current = new ArrayList<>(steps);
     boolean progress = true;
     int attempt = 0;
@@ -110,7 +148,7 @@ class RandomizedSchedulerTest {
       for (int i = current.size() - 1; i >= 0; i--) {
         List<Step> fewer = new ArrayList<>(current);
         fewer.remove(i);
-        if (run(fewer, work.resolve("a" + attempt++)) != null) {
+        if (run(fewer, work.resolve("a" + attempt++), scale) != null) {
           current = fewer;
           progress = true;
         }
@@ -120,15 +158,16 @@ class RandomizedSchedulerTest {
   }
 
   /** Runs one sequence; null if every invariant held and every job finished, else what broke. */
-  private String run(List<Step> steps, Path work) throws Exception {
-    Map<String, String> topology = Scenarios.twoRacks(HOSTS);
+  private String run(List<Step> steps, Path work, Scale scale) throws Exception {
+    Map<String, String> topology = Scenarios.twoRacks(scale.hosts());
     List<String> trace = new ArrayList<>();
     overcommitted.clear();
+    draining.clear();
     // AMs are placed by the test on h1 whenever it has room, so the AM limit (ManyJobsTest's
     // business) is lifted here.
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.plan.time-budget-ms", "500",
         "yarn.scheduler.dataloc.maximum-am-resource-percent", "1"),
-        topology, 4096, work)) {
+        topology, scale.nodeMb(), work)) {
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
       Map<String, MockNM> gone = new LinkedHashMap<>();
       List<MrJob> jobs = new ArrayList<>();
@@ -137,21 +176,27 @@ class RandomizedSchedulerTest {
       int k = 0;
       try {
         for (Step step : steps) {
-          trace.add(k++ + ":" + apply(step, c, s, gone, jobs, apps, killed));
+          trace.add(k++ + ":" + apply(step, c, s, gone, jobs, apps, killed, scale));
           c.rm.drainEvents();
           checkInvariants(c, s, gone.keySet(), killed);
         }
         // Liveness: every node back at full size, every surviving job completes its maps.
+        retireDecommissioned(c, gone);
         for (Map.Entry<String, MockNM> e : gone.entrySet()) {
-          c.nodes.put(e.getKey(), c.rm.registerNode(e.getKey() + ":3999", 4096));
+          c.nodes.put(e.getKey(), c.rm.registerNode(e.getKey() + ":3999", scale.nodeMb()));
+        }
+        for (String h : draining) {
+          c.rm.sendNodeEvent(c.nodes.get(h), RMNodeEventType.RECOMMISSION);
         }
         c.rm.drainEvents();
-        for (int r = 0; r < 150 && !jobs.stream().allMatch(MrJob::finished); r++) {
-          round(c, jobs);
+        for (int r = 0; r < 200 && !jobs.stream().allMatch(MrJob::finished); r++) {
+          round(c, jobs, gone);
           checkInvariants(c, s, Set.of(), killed);
         }
         for (MrJob j : jobs) {
-          assertTrue(j.finished(), "a job was starved (" + j.describe() + "; scheduler " + s.jobReports() + ")");
+          assertTrue(j.finished(), "a job was starved (" + j.describe() + "; "
+              + s.describePending(j.am.getApplicationAttemptId().getApplicationId()) + "; nodes " + nodeStates(c, s)
+              + "; scheduler " + s.jobReports() + ")");
         }
         for (RMApp app : killed) {
           assertEquals(RMAppState.KILLED, app.getState());
@@ -175,24 +220,26 @@ class RandomizedSchedulerTest {
   }
 
   private String apply(Step step, MiniMr c, LocalityScheduler s, Map<String, MockNM> gone, List<MrJob> jobs,
-      List<RMApp> apps, Set<RMApp> killed) throws Exception {
+      List<RMApp> apps, Set<RMApp> killed, Scale scale) throws Exception {
     SplittableRandom rnd = new SplittableRandom(step.a());
     switch (step.op()) {
       case 0, 1 -> {
-        if (jobs.size() >= 3) {
+        if (jobs.size() >= scale.maxJobs()) {
           break;
         }
-        int m = 2 + rnd.nextInt(10);
-        List<List<String>> splits = rnd.nextBoolean() ? Scenarios.spread(m, HOSTS, 2, step.b())
-            : Scenarios.skewed(m, HOSTS, 2, 2, step.b());
+        int m = 2 + rnd.nextInt(scale.maxMaps() - 1);
+        List<List<String>> splits = rnd.nextBoolean() ? Scenarios.spread(m, scale.hosts(), 2, step.b())
+            : Scenarios.skewed(m, scale.hosts(), 2, 2, step.b());
         boolean withFile = rnd.nextInt(4) > 0;
-        // AMs live on h1, which is never removed or shrunk (an AM's loss is the retry test's
-        // business); MockRM launches the AM through h1's heartbeat, so skip when h1 has no room.
-        if (s.getSchedulerNode(c.nodes.get("h1").getNodeId()).getUnallocatedResource().getMemorySize() < 1024) {
-          return "submit skipped (h1 full)";
+        // AMs live on the AM hosts, which are never removed or shrunk (an AM's loss is the
+        // "fail AM" step's business); MockRM launches the AM through that node's heartbeat, so
+        // skip when none has room.
+        String amHost = amHostWithRoom(c, s, scale);
+        if (amHost == null) {
+          return "submit skipped (AM hosts full)";
         }
         RMApp app = c.submit("u" + rnd.nextInt(3), withFile ? splits : null);
-        jobs.add(c.launch(app, "h1", splits));
+        jobs.add(c.launch(app, amHost, splits));
         apps.add(app);
         return "submit " + m + " maps" + (withFile ? "" : " (no split file)");
       }
@@ -200,7 +247,13 @@ class RandomizedSchedulerTest {
         if (c.nodes.size() <= 2) {
           break;
         }
-        String h = new ArrayList<>(c.nodes.keySet()).get(1 + rnd.nextInt(c.nodes.size() - 1));
+        List<String> candidates = new ArrayList<>(c.nodes.keySet());
+        candidates.removeIf(scale::isAmHost);
+        if (candidates.isEmpty()) {
+          break;
+        }
+        String h = candidates.get(rnd.nextInt(candidates.size()));
+        draining.remove(h);
         MockNM nm = c.nodes.remove(h);
         if (step.op() == 2) {
           c.rm.sendNodeLost(nm);
@@ -216,7 +269,7 @@ class RandomizedSchedulerTest {
         }
         String h = gone.keySet().iterator().next();
         gone.remove(h);
-        c.nodes.put(h, c.rm.registerNode(h + ":" + (2000 + rnd.nextInt(1000)), 4096));
+        c.nodes.put(h, c.rm.registerNode(h + ":" + (2000 + rnd.nextInt(1000)), scale.nodeMb()));
         return "re-add " + h;
       }
       case 4 -> {
@@ -236,7 +289,7 @@ class RandomizedSchedulerTest {
           break;
         }
         // As the MapReduce AM, never blacklist more than a third of the cluster.
-        String h = "h" + (1 + rnd.nextInt(HOSTS));
+        String h = "h" + (1 + rnd.nextInt(scale.hosts()));
         MrJob j = jobs.get(rnd.nextInt(jobs.size()));
         if (j.blacklisted.isEmpty() || j.blacklisted.contains(h)) {
           j.blacklist(h);
@@ -259,7 +312,7 @@ class RandomizedSchedulerTest {
       }
       case 8 -> {
         List<String> hosts = new ArrayList<>(c.nodes.keySet());
-        hosts.remove("h1");
+        hosts.removeIf(h -> scale.isAmHost(h) || draining.contains(h));
         if (hosts.isEmpty()) {
           break;
         }
@@ -291,25 +344,105 @@ class RandomizedSchedulerTest {
         }
         break;
       }
+      case 14 -> {
+        // The AM's container fails; the RM starts a second attempt, whose AM asks for every map
+        // again (the jobs here keep no recovery log).
+        if (jobs.isEmpty()) {
+          break;
+        }
+        int i = rnd.nextInt(jobs.size());
+        RMApp app = apps.get(i);
+        if (app.getAppAttempts().size() >= 2) {
+          break;
+        }
+        var attempt = app.getCurrentAppAttempt();
+        String host = attempt.getMasterContainer().getNodeId().getHost();
+        // Killed through the scheduler, not reported by a node heartbeat (which would hand the
+        // freed room to a map before the new attempt asks for its AM).
+        s.killContainer(s.getRMContainer(attempt.getMasterContainer().getId()));
+        c.rm.drainEvents();
+        c.rm.waitForState(attempt.getAppAttemptId(),
+            org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState.FAILED);
+        c.rm.drainEvents();
+        String amHost = amHostWithRoom(c, s, scale);
+        if (amHost == null) {
+          throw new IllegalStateException("no AM host has room for the retry after " + host + "'s AM failed");
+        }
+        jobs.set(i, c.launch(app, amHost, jobs.get(i).splits));
+        return "fail AM of " + app.getApplicationId() + " (retried on " + amHost + ")";
+      }
+      case 15 -> {
+        List<String> candidates = new ArrayList<>(c.nodes.keySet());
+        candidates.removeIf(h -> scale.isAmHost(h) || draining.contains(h));
+        if (candidates.isEmpty()) {
+          break;
+        }
+        String h = candidates.get(rnd.nextInt(candidates.size()));
+        c.rm.sendNodeGracefulDecommission(c.nodes.get(h), 3600);
+        c.rm.drainEvents();
+        draining.add(h);
+        return "drain " + h;
+      }
       default -> {
-        round(c, jobs);
+        round(c, jobs, gone);
         return "round";
       }
     }
     return step.name() + " skipped";
   }
 
-  private static void round(MiniMr c, List<MrJob> jobs) throws Exception {
+  /**
+   * A draining node leaves (DECOMMISSIONED) once nothing runs there: it is gone from then on, and
+   * re-added like a lost one.
+   */
+  private void retireDecommissioned(MiniMr c, Map<String, MockNM> gone) {
+    for (String h : new ArrayList<>(c.nodes.keySet())) {
+      var node = c.rm.getRMContext().getRMNodes().get(c.nodes.get(h).getNodeId());
+      if (node == null || node.getState() == org.apache.hadoop.yarn.api.records.NodeState.DECOMMISSIONED) {
+        gone.put(h, c.nodes.remove(h));
+        draining.remove(h);
+      }
+    }
+  }
+
+  private static String nodeStates(MiniMr c, LocalityScheduler s) {
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<String, MockNM> e : c.nodes.entrySet()) {
+      var n = s.getSchedulerNode(e.getValue().getNodeId());
+      var rm = c.rm.getRMContext().getRMNodes().get(e.getValue().getNodeId());
+      sb.append(e.getKey()).append('=').append(rm == null ? "?" : rm.getState()).append(' ')
+          .append(n == null ? "-" : n.getAllocatedResource().getMemorySize() + "/" + n.getTotalResource().getMemorySize())
+          .append("; ");
+    }
+    return sb.toString();
+  }
+
+  /** The first AM host with room for an AM container, or null. */
+  private static String amHostWithRoom(MiniMr c, LocalityScheduler s, Scale scale) {
+    for (int h = 1; h <= scale.amHosts(); h++) {
+      MockNM nm = c.nodes.get("h" + h);
+      if (nm != null && s.getSchedulerNode(nm.getNodeId()).getUnallocatedResource().getMemorySize() >= 1024) {
+        return "h" + h;
+      }
+    }
+    return null;
+  }
+
+  private void round(MiniMr c, List<MrJob> jobs, Map<String, MockNM> gone) throws Exception {
+    retireDecommissioned(c, gone);
     for (MrJob j : jobs) {
       j.heartbeat();
     }
     for (MockNM nm : c.nodeList()) {
       nm.nodeHeartbeat(true);
       c.rm.drainEvents();
+      retireDecommissioned(c, gone); // a draining node may have just left
     }
     for (MrJob j : jobs) {
       j.heartbeat();
       j.tick(c.nodes);
+      c.rm.drainEvents();
+      retireDecommissioned(c, gone);
     }
     c.rm.drainEvents();
   }

@@ -883,6 +883,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       try {
         engine.advanceTo((System.nanoTime() - startNanos) / 1_000_000_000L);
         drainIfDecommissioning(node);
+        mapSlots(node);
         if (!degraded) {
           reconcileDirty();
         }
@@ -927,6 +928,25 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     } else if (!decommissioning && engine.state().draining(h)) {
       engine.addHost(node.getNodeName(), node.getRackName(), slots(node));
       LOG.info("Node {} is back in service", node.getNodeName());
+    }
+  }
+
+  /**
+   * How many maps the node could run at once now: its free room plus the engine's maps running
+   * there. Containers that are not the engine's maps (AMs, reduces, other applications' work) may
+   * hold a node for as long as they like; a node full of them gets no slots, so no plan counts on
+   * it and the policies route and steal its queued maps away.
+   */
+  private void mapSlots(FiCaSchedulerNode node) {
+    int h = engine.state().hostIndex(node.getNodeName());
+    if (h < 0 || !engine.state().alive(h)) {
+      return;
+    }
+    long min = Math.max(1, minimumAllocation.getMemorySize());
+    long free = Math.max(0, node.getUnallocatedResource().getMemorySize());
+    int now = (int) Math.min(slots(node), free / min + engine.state().running(h));
+    if (now != engine.state().slots(h)) {
+      engine.setSlots(h, now);
     }
   }
 
@@ -1514,6 +1534,26 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     } finally {
       holds.exit("engineCounts");
     }
+  }
+
+  /**
+   * Where an application's pending engine tasks wait (host name, or "shared" for a queue of no
+   * host), whether its job is parked, and those hosts' states (diagnostics for tests).
+   */
+  public synchronized String describePending(ApplicationId id) {
+    AppState a = apps.get(id);
+    if (a == null || !a.jobCreated || engine.job(a.jobId) == null) {
+      return "no engine job";
+    }
+    Map<String, Integer> where = new java.util.TreeMap<>();
+    for (int t : engine.pendingTasks(a.jobId)) {
+      int h = engine.policy().queueHostOf(t);
+      String name = h < 0 ? "shared" : engine.state().hostName(h) + (engine.state().alive(h) ? "" : "(dead)")
+          + (engine.state().draining(h) ? "(draining)" : "") + "[slots " + engine.state().slots(h) + ", running "
+          + engine.state().running(h) + "]";
+      where.merge(name, 1, Integer::sum);
+    }
+    return "parked " + engine.parked(a.jobId) + ", phase " + a.phase + ", pending at " + where;
   }
 
   /** Memory held by ApplicationMaster containers this scheduler allocated and still counts. */

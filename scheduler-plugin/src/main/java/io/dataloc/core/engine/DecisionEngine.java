@@ -580,6 +580,12 @@ public final class DecisionEngine {
     }
   }
 
+  /** Whether the job is parked (tests and reports). */
+  public boolean parked(long jobId) {
+    JobState j = jobs.get(jobId);
+    return j != null && parked.contains(j);
+  }
+
   private void start(int t, int host) {
     JobState j = state.job(t);
     j.pending--;
@@ -599,9 +605,9 @@ public final class DecisionEngine {
    * first: a job with one task queued for this host loses to another job's long common queue for as
    * long as that queue stays long. So before the policy picks, the job that has gone longest
    * without a container — more than {@code starvation} rounds of decisions, a round being as many
-   * decisions as the live hosts have slots — runs its oldest task queued for this host here (at
-   * most {@value #STARVING_SCAN} of its pending tasks are looked at for one that waits in a shared
-   * queue instead, the first of its task list). Every job with work for a host that frees slots is so served within a bounded
+   * decisions as the live hosts have slots — runs its oldest task queued for this host here, else
+   * (among the first {@value #STARVING_SCAN} of its task list) one waiting in a shared queue, else
+   * one queued for another host: that host may stay full for as long as its containers run. Every job with work for a host that frees slots is so served within a bounded
    * number of decisions; policies without per-host queues are left alone.
    */
   private Decision serveStarving(int host, java.util.Set<JobState> excluded) {
@@ -638,7 +644,10 @@ public final class DecisionEngine {
 
   private static final int STARVING_SCAN = 256;
 
-  /** A task of the job queued for this host, or in a shared queue, or -1. */
+  /**
+   * A task of the job queued for this host, else one in a shared queue, else one queued for another
+   * host (which may never have room: its containers may run for as long as the cluster does), or -1.
+   */
   private int queuedHere(JobState j, int host) {
     int[] found = {-1};
     boolean queues = policy.forEachQueued(host, j, t -> {
@@ -649,13 +658,17 @@ public final class DecisionEngine {
       return found[0];
     }
     List<Integer> list = jobTasks.get(j);
+    int elsewhere = -1;
     for (int i = 0; i < list.size() && i < STARVING_SCAN; i++) {
       int t = list.get(i);
-      if (state.queued(t) && policy.queueHostOf(t) < 0) {
-        return t;
+      if (state.queued(t)) {
+        if (policy.queueHostOf(t) < 0) {
+          return t;
+        }
+        elsewhere = elsewhere < 0 ? t : elsewhere;
       }
     }
-    return -1;
+    return elsewhere;
   }
 
   /**
