@@ -223,6 +223,16 @@ class SchedulerContractTest {
       s.handle(new SchedulerEvent(SchedulerEventType.NODE_UPDATE));
       assertEquals(1, s.datalocMetrics().errors());
       assertTrue(s.isDegraded(), "degraded to plain locality scheduling after an error");
+      // The way back: -refreshQueues rebuilds the engine; new jobs are planned again.
+      c.rm.getAdminService().refreshQueues(org.apache.hadoop.yarn.server.api.protocolrecords.RefreshQueuesRequest
+          .newInstance());
+      assertTrue(!s.isDegraded(), "a refresh ends the degraded spell");
+      List<List<String>> splits = Scenarios.spread(8, 4, 2, 31);
+      MrJob job = c.launch(c.submit("ida", splits), "h1", splits);
+      LocalityComparisonTest.awaitPlan(c);
+      assertEquals("planned", s.jobReports().get(0).phase(), s.jobReports().toString());
+      assertTrue(Rounds.run(c, job, 100) > 0, job.describe());
+      assertEquals(1, s.datalocMetrics().errors());
     }
   }
 

@@ -255,8 +255,15 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         throw new IOException("refused: " + e.getMessage(), e);
       }
       setConf(configuration);
-      if (!next.engineConfig().equals(settings.engineConfig())) {
+      if (!next.engineConfig().equals(settings.engineConfig()) || degraded) {
+        // A new engine also ends a degraded spell: every job is served from its asks again and
+        // new jobs are planned (the operator's way back after an error, with its warning read).
         rebuildEngine(next);
+        if (degraded) {
+          degraded = false;
+          dmetrics.degraded.set(0);
+          LOG.warn("Dataloc: back to locality planning after -refreshQueues (the engine was rebuilt)");
+        }
       }
       settings = next;
       queue.setAcls(next.aclSubmit(), next.aclAdminister());
@@ -368,7 +375,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     }
   }
 
-  /** Any error: keep the RM up, fall back to plain locality scheduling, say so. */
+  /**
+   * Any error: keep the RM up, fall back to plain locality scheduling, say so. The engine may be
+   * inconsistent after an error in it, so it is left alone until {@code -refreshQueues} rebuilds it.
+   */
   private void fail(String what, Throwable t) {
     // An OutOfMemoryError here is most likely our own allocation's (it is gone once thrown); the
     // RM's dispatcher would exit on it. Only errors the JVM cannot continue after go on up.
@@ -1127,7 +1137,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         excluded.add(d.jobId());
         continue;
       }
-      if (a.am != null && (declineNonLocal(a, node, d) || declinePlanBreaking(a, node, d))) {
+      // The plan's declines wait for a better node; a job the starvation guard serves has waited enough.
+      if (a.am != null && !d.starving() && (declineNonLocal(a, node, d) || declinePlanBreaking(a, node, d))) {
         excluded.add(a.jobId);
         continue;
       }

@@ -639,7 +639,7 @@ public final class DecisionEngine {
     policy.removed(bestTask);
     start(bestTask, host);
     return new Decision(state.job(bestTask).id(), state.indexInJob(bestTask), bestTask, host, state.level(bestTask, host),
-        "starvation guard: no container for " + waited + " decisions", queue);
+        Decision.STARVING + "no container for " + waited + " decisions", queue);
   }
 
   private static final int STARVING_SCAN = 256;
