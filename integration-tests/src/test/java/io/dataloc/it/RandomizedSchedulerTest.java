@@ -67,6 +67,8 @@ class RandomizedSchedulerTest {
   @TempDir Path dir;
   /** Nodes shrunk below their allocation: host → allocation, which may only fall. */
   private final Map<String, Long> overcommitted = new java.util.HashMap<>();
+  /** The size an overcommitted node was last given by the admin service (its drain ends there). */
+  private final Map<String, Long> adminSize = new java.util.HashMap<>();
 
   /** One step: an operation and three random arguments (interpreted against the state it meets). */
   record Step(int op, long a, long b, long c) {
@@ -162,6 +164,7 @@ class RandomizedSchedulerTest {
     Map<String, String> topology = Scenarios.twoRacks(scale.hosts());
     List<String> trace = new ArrayList<>();
     overcommitted.clear();
+    adminSize.clear();
     draining.clear();
     // AMs are placed by the test on h1 whenever it has room, so the AM limit (ManyJobsTest's
     // business) is lifted here.
@@ -327,6 +330,7 @@ class RandomizedSchedulerTest {
         long allocated = s.getSchedulerNode(id).getAllocatedResource().getMemorySize();
         if (allocated > mb) {
           overcommitted.put(h, allocated);
+          adminSize.put(h, (long) mb);
         }
         return "resize " + h + " to " + mb + " MB";
       }
@@ -452,11 +456,15 @@ class RandomizedSchedulerTest {
     for (FiCaSchedulerNode n : allNodes(s)) {
       long allocated = n.getAllocatedResource().getMemorySize();
       Long drainingFrom = overcommitted.get(n.getNodeName());
-      if (drainingFrom != null && allocated > n.getTotalResource().getMemorySize()) {
+      // A node shrunk below what it runs may only drain until it is within the size it was given
+      // (a graceful decommission may meanwhile set its total to what it runs, and a recommission
+      // back to the given size).
+      if (drainingFrom != null && allocated > adminSize.getOrDefault(n.getNodeName(), 0L)) {
         assertTrue(allocated <= drainingFrom, "node " + n.getNodeName() + " got containers while over its new size");
         overcommitted.put(n.getNodeName(), allocated);
       } else {
         overcommitted.remove(n.getNodeName());
+        adminSize.remove(n.getNodeName());
         // Memory, as the scheduler's resource calculator (DefaultResourceCalculator) counts.
         assertTrue(allocated <= n.getTotalResource().getMemorySize(), "node " + n.getNodeName()
             + " over capacity (allocated " + n.getAllocatedResource() + " of " + n.getTotalResource() + ")");
