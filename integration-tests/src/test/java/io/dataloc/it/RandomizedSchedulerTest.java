@@ -257,6 +257,7 @@ class RandomizedSchedulerTest {
         }
         String h = candidates.get(rnd.nextInt(candidates.size()));
         draining.remove(h);
+        forgetSize(h); // a node that comes back under this name is a new node
         MockNM nm = c.nodes.remove(h);
         if (step.op() == 2) {
           c.rm.sendNodeLost(nm);
@@ -331,6 +332,9 @@ class RandomizedSchedulerTest {
         if (allocated > mb) {
           overcommitted.put(h, allocated);
           adminSize.put(h, (long) mb);
+        } else {
+          overcommitted.remove(h); // within its new size: an earlier drain is over
+          adminSize.remove(h);
         }
         return "resize " + h + " to " + mb + " MB";
       }
@@ -405,6 +409,7 @@ class RandomizedSchedulerTest {
       if (node == null || node.getState() == org.apache.hadoop.yarn.api.records.NodeState.DECOMMISSIONED) {
         gone.put(h, c.nodes.remove(h));
         draining.remove(h);
+        forgetSize(h);
       }
     }
   }
@@ -419,6 +424,11 @@ class RandomizedSchedulerTest {
           .append("; ");
     }
     return sb.toString();
+  }
+
+  private void forgetSize(String h) {
+    overcommitted.remove(h);
+    adminSize.remove(h);
   }
 
   /** The first AM host with room for an AM container, or null. */
