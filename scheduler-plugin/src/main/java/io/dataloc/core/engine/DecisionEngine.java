@@ -607,7 +607,8 @@ public final class DecisionEngine {
    * without a container — more than {@code starvation} rounds of decisions, a round being as many
    * decisions as the live hosts have slots — runs its oldest task queued for this host here, else
    * (among the first {@value #STARVING_SCAN} of its task list) one waiting in a shared queue, else
-   * one queued for another host: that host may stay full for as long as its containers run. Every job with work for a host that frees slots is so served within a bounded
+   * one queued for another host that has no slot for maps now: that host may stay full for as long
+   * as its containers run. Every job with work for a host that frees slots is so served within a bounded
    * number of decisions; policies without per-host queues are left alone.
    */
   private Decision serveStarving(int host, java.util.Set<JobState> excluded) {
@@ -646,7 +647,8 @@ public final class DecisionEngine {
 
   /**
    * A task of the job queued for this host, else one in a shared queue, else one queued for another
-   * host (which may never have room: its containers may run for as long as the cluster does), or -1.
+   * host that has no slot for maps now (it may never have room: its containers may run for as long
+   * as the cluster does), or -1.
    */
   private int queuedHere(JobState j, int host) {
     int[] found = {-1};
@@ -662,10 +664,15 @@ public final class DecisionEngine {
     for (int i = 0; i < list.size() && i < STARVING_SCAN; i++) {
       int t = list.get(i);
       if (state.queued(t)) {
-        if (policy.queueHostOf(t) < 0) {
+        int q = policy.queueHostOf(t);
+        if (q < 0) {
           return t;
         }
-        elsewhere = elsewhere < 0 ? t : elsewhere;
+        // Only from a host that cannot run maps now: a plan's tasks waiting for their own free
+        // host wait on purpose (the policy's stealing rule decides when that stops paying).
+        if (elsewhere < 0 && state.slots(q) == 0) {
+          elsewhere = t;
+        }
       }
     }
     return elsewhere;
