@@ -665,7 +665,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   private void planOrThrow(AppState a, PlacementReader.Placement placement, long budgetMs, String fallback)
       throws InterruptedException {
-    DecisionEngine.PlanHosts hosts;
+    io.dataloc.core.engine.PlanHosts hosts;
     int[] taskRoom;
     // The nodes' sizes come from the node tracker (thread-safe), before the lock is taken.
     java.util.function.IntUnaryOperator slotsForJob = jobSlots(placement == null ? null : placement.map());
@@ -698,7 +698,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     long t0 = System.nanoTime();
     long deadline = t0 + TimeUnit.MILLISECONDS.toNanos(budgetMs);
     // The problem is built from the hosts' snapshot, outside the lock (linear in the job).
-    DecisionEngine.PlanInput input = hosts.input(placement.hostsPerTask());
+    io.dataloc.core.engine.PlanInput input = hosts.input(placement.hostsPerTask());
     Assignment plan = null;
     String used = settings.assigner();
     Future<Assignment> f = null;
@@ -735,8 +735,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       am = new AmModel(placement.hostsPerTask(),
           h -> racks.getOrDefault(h, org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK));
     }
-    DecisionEngine.PlanApplication prepared = plan == null ? null
-        : DecisionEngine.prepare(a.jobId, a.user, input, plan);
+    io.dataloc.core.engine.PlanApplication prepared = plan == null ? null
+        : io.dataloc.core.engine.PlanApplication.prepare(a.jobId, a.user, input, plan);
     if (prepared != null) {
       prepared.reserve(taskRoom[0], taskRoom[1], taskRoom[2]); // the engine's arrays grow here, not under the lock
     }

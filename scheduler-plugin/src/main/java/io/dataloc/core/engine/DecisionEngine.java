@@ -2,11 +2,8 @@ package io.dataloc.core.engine;
 
 import io.dataloc.core.jobs.JobOrderings;
 import io.dataloc.core.model.Assignment;
-import io.dataloc.core.model.Cluster;
 import io.dataloc.core.model.Evaluation;
 import io.dataloc.core.model.Level;
-import io.dataloc.core.model.PlacementGraph;
-import io.dataloc.core.model.Problem;
 import io.dataloc.core.offline.Assigner;
 import io.dataloc.core.offline.AssignerOptions;
 import io.dataloc.core.offline.Assigners;
@@ -235,94 +232,13 @@ public final class DecisionEngine {
     return new PlanHosts(names, rackNames, slots, loads, engineHost, state.frozenHostIndex(), config.planCost());
   }
 
-  /**
-   * The live hosts as a plan sees them (a copy, so it may be used without the engine):
-   * {@code engineHost[c]} is cluster host {@code c}'s engine index; {@code known} maps the names of
-   * every host ever seen to engine indexes (which never change); {@code racks} is all null when
-   * some live host's rack is unknown.
-   */
-  public record PlanHosts(String[] names, String[] racks, int[] slots, long[] loads, int[] engineHost,
-      Map<String, Integer> known, io.dataloc.core.model.CostModel cost) {
-
-    /** Each live host's rack by name ({@code fallback} where unknown). */
-    public Map<String, String> rackByHost(String fallback) {
-      Map<String, String> out = new HashMap<>(names.length * 2);
-      for (int c = 0; c < names.length; c++) {
-        out.put(names[c], racks[c] == null ? fallback : racks[c]);
-      }
-      return out;
-    }
-
-    /**
-     * The planning problem for a job's tasks on these hosts: tasks with no live replica are left
-     * out of the plan (and routed online when it is applied); host names no engine host has are
-     * dropped. Linear in the job's replicas.
-     */
-    public PlanInput input(List<List<String>> replicaHosts) {
-      Cluster.Builder cb = Cluster.builder();
-      int[] clusterOfEngine = new int[known.size() + 1];
-      Arrays.fill(clusterOfEngine, -1);
-      for (int c = 0; c < names.length; c++) {
-        cb.host(names[c], racks[c], slots[c], loads[c]);
-        if (engineHost[c] < clusterOfEngine.length) {
-          clusterOfEngine[engineHost[c]] = c;
-        }
-      }
-      Cluster cluster = cb.build();
-      PlacementGraph.Builder gb = PlacementGraph.builder(cluster);
-      int[] taskOfPlan = new int[replicaHosts.size()];
-      int[][] replicas = new int[replicaHosts.size()][];
-      int planned = 0;
-      for (int i = 0; i < replicaHosts.size(); i++) {
-        List<String> hosts = replicaHosts.get(i);
-        int[] engineReps = new int[hosts.size()];
-        int n = 0;
-        for (String name : hosts) {
-          Integer h = known.get(name);
-          if (h != null && !contains(engineReps, n, h)) {
-            engineReps[n++] = h;
-          }
-        }
-        replicas[i] = Arrays.copyOf(engineReps, n);
-        int[] reps = new int[n];
-        int m = 0;
-        for (int k = 0; k < n; k++) {
-          int ch = engineReps[k] < clusterOfEngine.length ? clusterOfEngine[engineReps[k]] : -1;
-          if (ch >= 0) {
-            reps[m++] = ch;
-          }
-        }
-        if (m > 0) {
-          gb.task("t" + i, Arrays.copyOf(reps, m));
-          taskOfPlan[planned++] = i;
-        }
-      }
-      Problem p = Problem.of(cluster, gb.build(), cost);
-      return new PlanInput(p, Arrays.copyOf(taskOfPlan, planned), engineHost.clone(), replicas);
-    }
-
-    private static boolean contains(int[] a, int n, int v) {
-      for (int i = 0; i < n; i++) {
-        if (a[i] == v) {
-          return true;
-        }
-      }
-      return false;
-    }
-  }
-
-  /**
-   * A planning problem and how its tasks and hosts map back to the job and the engine;
-   * {@code replicas[i]} are job task {@code i}'s replica hosts as engine indexes.
-   */
-  public record PlanInput(Problem problem, int[] jobTaskOfPlanTask, int[] engineHostOfClusterHost, int[][] replicas) {}
 
   /**
    * Admits a job with a plan computed elsewhere (the adapter plans off its lock). Planned tasks
    * whose host died meanwhile, and tasks the plan did not cover (no live replica), are routed.
    */
   public Admission applyPlan(long jobId, String user, List<List<String>> replicaHosts, PlanInput in, Assignment plan) {
-    PlanApplication app = prepare(jobId, user, in, plan);
+    PlanApplication app = PlanApplication.prepare(jobId, user, in, plan);
     while (!applySome(app, Integer.MAX_VALUE)) {
       // one call applies everything
     }
@@ -330,74 +246,6 @@ public final class DecisionEngine {
     return planner == null ? a : new Admission(a.jobId(), a.tasks(), true, planner.name(), a.plan(), a.note());
   }
 
-  /**
-   * A plan ready to be applied a part at a time ({@link #applySome}): what each of the job's tasks
-   * was planned to (engine host and level, or -1 for "route it"), and the plan's evaluation. Made
-   * without the engine, so the caller may prepare it off its lock.
-   */
-  public static final class PlanApplication {
-    private final long jobId;
-    private final String user;
-    private final int[][] replicas;
-    private final int[] host;
-    private final Level[] level;
-    private final Admission admission;
-    private int next;
-    private EngineState.TaskArrays spare;
-
-    private PlanApplication(long jobId, String user, int[][] replicas, int[] host, Level[] level, Admission admission) {
-      this.jobId = jobId;
-      this.user = user;
-      this.replicas = replicas;
-      this.host = host;
-      this.level = level;
-      this.admission = admission;
-    }
-
-    public Admission admission() {
-      return admission;
-    }
-
-    /** Tasks applied so far. */
-    public int applied() {
-      return next;
-    }
-
-    public int tasks() {
-      return replicas.length;
-    }
-
-    /**
-     * Allocates, now (off the caller's lock), the task arrays the engine will need to hold this
-     * plan's tasks besides the {@code liveTasks} it holds among {@code taskNumbers} numbers in
-     * arrays of {@code capacity}; adopted by the first {@link #applySome}.
-     */
-    public void reserve(int taskNumbers, int liveTasks, int capacity) {
-      // New tasks take freed numbers first.
-      long needed = taskNumbers + Math.max(0L, replicas.length - (long) (taskNumbers - liveTasks));
-      if (needed > capacity) {
-        spare = new EngineState.TaskArrays((int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * capacity)));
-      }
-    }
-  }
-
-  /** Prepares a plan for {@link #applySome}; pure (no engine state is read or changed). */
-  public static PlanApplication prepare(long jobId, String user, PlanInput in, Assignment plan) {
-    int n = in.replicas().length;
-    int[] host = new int[n];
-    Level[] level = new Level[n];
-    Arrays.fill(host, -1);
-    Problem p = in.problem();
-    for (int pt = 0; pt < p.tasks(); pt++) {
-      int i = in.jobTaskOfPlanTask()[pt];
-      int server = plan.server(pt);
-      host[i] = in.engineHostOfClusterHost()[p.hostOf(server)];
-      level[i] = p.level(pt, server);
-    }
-    Admission adm = new Admission(jobId, n, true, "given", Evaluation.of(p, plan),
-        "planned " + p.tasks() + " of " + n + " tasks");
-    return new PlanApplication(jobId, user, in.replicas(), host, level, adm);
-  }
 
   /**
    * Applies up to {@code maxTasks} more tasks of a prepared plan: the first call admits the job;

@@ -38,7 +38,7 @@ class DecisionEngineTest {
   /** Admits a job with a hand-made plan: the first {@code local} tasks on a, the rest remote on b. */
   private static void planned(DecisionEngine e, long id, int local, int remote) {
     List<List<String>> reps = tasksOn("a", local + remote);
-    DecisionEngine.PlanInput in = e.planInput(reps);
+    PlanInput in = e.planInput(reps);
     int a = 0;
     int b = 1;
     int[] servers = new int[local + remote];
@@ -55,7 +55,7 @@ class DecisionEngineTest {
     e.addHost("b", null, 8);
     List<List<String>> reps = tasksOn("a", 12);
     assertEquals(8, e.planInput(reps).problem().cluster().slots(0));
-    DecisionEngine.PlanInput two = e.planInput(reps, h -> 2);
+    PlanInput two = e.planInput(reps, h -> 2);
     assertEquals(2, two.problem().cluster().slots(0));
     assertEquals(2, two.problem().cluster().slots(1));
     // Never more than the host's slots, never fewer than one.

@@ -1,0 +1,85 @@
+package io.dataloc.core.engine;
+
+import io.dataloc.core.model.Cluster;
+import io.dataloc.core.model.PlacementGraph;
+import io.dataloc.core.model.Problem;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The live hosts as a plan sees them (a copy, so it may be used without the engine):
+ * {@code engineHost[c]} is cluster host {@code c}'s engine index; {@code known} maps the names of
+ * every host ever seen to engine indexes (which never change); {@code racks} is all null when
+ * some live host's rack is unknown.
+ */
+public record PlanHosts(String[] names, String[] racks, int[] slots, long[] loads, int[] engineHost,
+    Map<String, Integer> known, io.dataloc.core.model.CostModel cost) {
+
+  /** Each live host's rack by name ({@code fallback} where unknown). */
+  public Map<String, String> rackByHost(String fallback) {
+    Map<String, String> out = new HashMap<>(names.length * 2);
+    for (int c = 0; c < names.length; c++) {
+      out.put(names[c], racks[c] == null ? fallback : racks[c]);
+    }
+    return out;
+  }
+
+  /**
+   * The planning problem for a job's tasks on these hosts: tasks with no live replica are left
+   * out of the plan (and routed online when it is applied); host names no engine host has are
+   * dropped. Linear in the job's replicas.
+   */
+  public PlanInput input(List<List<String>> replicaHosts) {
+    Cluster.Builder cb = Cluster.builder();
+    int[] clusterOfEngine = new int[known.size() + 1];
+    Arrays.fill(clusterOfEngine, -1);
+    for (int c = 0; c < names.length; c++) {
+      cb.host(names[c], racks[c], slots[c], loads[c]);
+      if (engineHost[c] < clusterOfEngine.length) {
+        clusterOfEngine[engineHost[c]] = c;
+      }
+    }
+    Cluster cluster = cb.build();
+    PlacementGraph.Builder gb = PlacementGraph.builder(cluster);
+    int[] taskOfPlan = new int[replicaHosts.size()];
+    int[][] replicas = new int[replicaHosts.size()][];
+    int planned = 0;
+    for (int i = 0; i < replicaHosts.size(); i++) {
+      List<String> hosts = replicaHosts.get(i);
+      int[] engineReps = new int[hosts.size()];
+      int n = 0;
+      for (String name : hosts) {
+        Integer h = known.get(name);
+        if (h != null && !contains(engineReps, n, h)) {
+          engineReps[n++] = h;
+        }
+      }
+      replicas[i] = Arrays.copyOf(engineReps, n);
+      int[] reps = new int[n];
+      int m = 0;
+      for (int k = 0; k < n; k++) {
+        int ch = engineReps[k] < clusterOfEngine.length ? clusterOfEngine[engineReps[k]] : -1;
+        if (ch >= 0) {
+          reps[m++] = ch;
+        }
+      }
+      if (m > 0) {
+        gb.task("t" + i, Arrays.copyOf(reps, m));
+        taskOfPlan[planned++] = i;
+      }
+    }
+    Problem p = Problem.of(cluster, gb.build(), cost);
+    return new PlanInput(p, Arrays.copyOf(taskOfPlan, planned), engineHost.clone(), replicas);
+  }
+
+  private static boolean contains(int[] a, int n, int v) {
+    for (int i = 0; i < n; i++) {
+      if (a[i] == v) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
