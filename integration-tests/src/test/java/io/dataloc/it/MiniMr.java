@@ -131,10 +131,18 @@ final class MiniMr implements AutoCloseable {
     for (String h : hostRack.keySet()) {
       // Container tokens resolve the node's host: without this, every allocation waits for DNS.
       org.apache.hadoop.net.NetUtils.addStaticResolution(h, "127.0.0.1");
-      c.nodes.put(h, rm.registerNode(h + ":1234", nodeMemoryMb));
+      c.nodes.put(h, c.register(h + ":1234", nodeMemoryMb));
     }
     rm.drainEvents();
     return c;
+  }
+
+  /** Registers a NodeManager that reports the containers it was told to kill as completed. */
+  MockNM register(String hostPort, int memoryMb) throws Exception {
+    MockNM nm = new CleaningNM(hostPort, memoryMb, rm.getResourceTrackerService());
+    nm.registerNode();
+    rm.drainEvents();
+    return nm;
   }
 
   /** Submits a MapReduce-like application; {@code splits} null means no split file. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
@@ -117,8 +118,10 @@ final class MrJob {
         org.apache.hadoop.yarn.api.records.ResourceBlacklistRequest.newInstance(blacklistAdditions, List.of()));
     blacklistAdditions = new ArrayList<>();
     var response = am.allocate(request);
+    headroom = response.getAvailableResources();
     for (var status : response.getCompletedContainersStatuses()) {
       int[] run = running.remove(status.getContainerId());
+      launched.remove(status.getContainerId());
       if (run != null && status.getExitStatus() != 0) {
         // Lost or killed before it finished: the map is pending again (the real AM re-requests it).
         requeue(run[0]);
@@ -139,6 +142,12 @@ final class MrJob {
     anyAsk++;
     changed.add("*");
   }
+
+  /** The headroom the RM sent with the last heartbeat's answer. */
+  Resource headroom;
+
+  /** Containers started since the last round, not yet reported RUNNING by their node. */
+  private final Set<ContainerId> launched = new LinkedHashSet<>();
 
   /** Hosts blacklisted so far. */
   final Set<String> blacklisted = new LinkedHashSet<>();
@@ -182,6 +191,7 @@ final class MrJob {
         changed.add("*");
         running.put(c.getId(), new int[] {t, lvl + 1});
         containerHost.put(c.getId(), host);
+        launched.add(c.getId());
         return true;
       }
     }
@@ -206,6 +216,11 @@ final class MrJob {
     Map<String, List<ContainerStatus>> out = new HashMap<>();
     for (var it = running.entrySet().iterator(); it.hasNext(); ) {
       var e = it.next();
+      if (launched.remove(e.getKey()) && e.getValue()[1] > 1) {
+        // As a NodeManager does, the node reports the container RUNNING once it has started.
+        out.computeIfAbsent(containerHost.get(e.getKey()), k -> new ArrayList<>()).add(
+            ContainerStatus.newInstance(e.getKey(), ContainerState.RUNNING, "", ContainerExitStatus.INVALID));
+      }
       if (--e.getValue()[1] <= 0) {
         done[e.getValue()[0]] = true;
         out.computeIfAbsent(containerHost.get(e.getKey()), k -> new ArrayList<>()).add(

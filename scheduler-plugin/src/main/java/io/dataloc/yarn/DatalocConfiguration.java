@@ -99,6 +99,9 @@ public final class DatalocConfiguration {
   public static final Key STARVATION = new Key("online.starvation-rounds", "2", "0..1000000 (0: off)",
       "a job with a map queued for a node that has had no container for this many rounds of decisions (a round: "
           + "as many as the cluster has slots) runs it there before the policy picks");
+  public static final Key RECOVERY = new Key("error.recovery-ms", "60000", "0..86400000 (0: only -refreshQueues)",
+      "after an error no application can be blamed for, plain locality scheduling for this long without a further "
+          + "error, then the engine is rebuilt and jobs are planned again");
   public static final Key ACL_SUBMIT = new Key("acl.submit-applications", "*",
       "a Hadoop ACL: users,... groups,... or *", "who may submit applications (enforced with yarn.acl.enable)");
   public static final Key ACL_ADMINISTER = new Key("acl.administer-queue", "*",
@@ -109,7 +112,8 @@ public final class DatalocConfiguration {
       COST_REMOTE, COST_CONGESTION, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES, PLAN_BUDGET, PLAN_MAX_TASKS,
       SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
       MAX_HOSTS_PER_SPLIT, MAX_HOST_LENGTH, MAX_LISTING, MAX_JOB_CONF_BYTES, STAGING_ROOT, PLACEMENT_THREADS,
-      PLACEMENT_MAX_WAITING, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, STARVATION, ACL_SUBMIT, ACL_ADMINISTER);
+      PLACEMENT_MAX_WAITING, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, STARVATION, RECOVERY, ACL_SUBMIT,
+      ACL_ADMINISTER);
 
   /** What a job's files may cost the ResourceManager before a byte of them is believed. */
   public record Bounds(long maxFileBytes, int maxSplits, int maxHostsPerSplit, int maxHostLength, int maxListing,
@@ -126,7 +130,7 @@ public final class DatalocConfiguration {
       String assigner, String fallbackAssigner, String policy, String ordering, CostModel cost, long alpha, long beta,
       long gamma, int learnSamples, long planBudgetMs, int planMaxTasks, Set<String> sources, String hintEnv,
       long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed, Bounds bounds,
-      long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds) {
+      long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds, long recoveryMs) {
 
     public EngineConfig engineConfig() {
       return new EngineConfig(policy, ordering, assigner, cost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
@@ -219,7 +223,8 @@ public final class DatalocConfiguration {
     String aclAdminister = acl(conf, ACL_ADMINISTER);
     return new Settings(assigner, fallback, policy, ordering, CostModel.of(local, rack, remote, congestion), alpha, beta,
         gamma, learn, budget, maxTasks, sources, hintEnv, readTimeout, mapPriority, nodeDelay, rackDelay, seed, bounds,
-        amPermille, aclSubmit, aclAdminister, (int) range(conf, STARVATION, 0, 1_000_000));
+        amPermille, aclSubmit, aclAdminister, (int) range(conf, STARVATION, 0, 1_000_000),
+        range(conf, RECOVERY, 0, 86_400_000));
   }
 
   /** The reference table of the README, generated from the definitions. */

@@ -26,7 +26,11 @@ public class DatalocMetrics {
   @Metric("Plans that exceeded the time budget (fallback assigner used)") MutableCounterLong plansOverBudget;
   @Metric("Replans and reconciliations that changed a job's tasks") MutableCounterLong replans;
   @Metric("Placement reads that failed (no plan)") MutableCounterLong placementFailures;
-  @Metric("Errors caught in the scheduler (degraded to plain locality scheduling)") MutableCounterLong errors;
+  @Metric("Errors caught in the scheduler") MutableCounterLong errors;
+  @Metric("Applications taken out of the engine after an error in their work (served from their asks)")
+  MutableCounterLong appsContained;
+  @Metric("Applications killed after a second error in their work") MutableCounterLong appsKilled;
+  @Metric("Engine rebuilds after a degraded spell") MutableCounterLong recoveries;
   @Metric("Time of the last plan, ms") MutableGaugeLong lastPlanMillis;
   @Metric("Makespan of the last plan, thousandths of a cost unit") MutableGaugeLong lastPlanMakespan;
   @Metric("Lower bound of the last plan, thousandths of a cost unit") MutableGaugeLong lastPlanLowerBound;
@@ -89,5 +93,17 @@ public class DatalocMetrics {
 
   public long errors() {
     return errors.value();
+  }
+
+  public long appsContained() {
+    return appsContained.value();
+  }
+
+  public long appsKilled() {
+    return appsKilled.value();
+  }
+
+  public long recoveries() {
+    return recoveries.value();
   }
 }

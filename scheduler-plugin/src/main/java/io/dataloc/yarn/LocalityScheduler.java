@@ -101,8 +101,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Safety: one lock (this object's monitor) guards all scheduling state; {@code allocate} only
  * takes the application's own lock; no I/O happens on the dispatcher thread; nothing escapes
- * {@link #handle}: an error switches the scheduler to plain locality scheduling (the FIFO path for
- * maps too), with a warning and the {@code errors}/{@code degraded} metrics.
+ * {@link #handle}. An error met while working for one application costs that application: it
+ * leaves the engine and is served from its asks; a second one kills it. An error no application
+ * can be blamed for switches the scheduler to plain locality scheduling (the FIFO path for maps
+ * too) until {@code error.recovery-ms} pass without another, then the engine is rebuilt; the
+ * {@code errors}, {@code appsContained}, {@code appsKilled}, {@code degraded} and {@code recoveries}
+ * metrics count them.
  */
 public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, FiCaSchedulerNode>
     implements Configurable {
@@ -118,6 +122,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private volatile DatalocConfiguration.Settings settings;
   private final ResourceCalculator calculator = new DefaultResourceCalculator();
   private final Resource used = Resource.newInstance(0, 0);
+  /** The cluster's free resource as of the last change, for AMs' headroom (read without the lock). */
+  private volatile Resource free = Resources.none();
   private QueueMetrics metrics;
   private ActiveUsersManager users;
   private DatalocQueue queue;
@@ -147,6 +153,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private final Resource amUsed = Resource.newInstance(0, 0);
   private long nextJobId = 1;
   private volatile boolean degraded;
+  private long lastErrorNanos;
+  /** The application the scheduler is working for under the lock, blamed for an error (or null). */
+  private ApplicationId working;
+  private volatile FaultInjector faults = FaultInjector.NONE;
   /** Applications whose asks changed since the last reconciliation (written by allocate()). */
   private final Set<ApplicationId> dirty = ConcurrentHashMap.newKeySet();
 
@@ -305,6 +315,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     return degraded;
   }
 
+  /** For tests: where Dataloc works for one application, {@code f} may throw. */
+  public void setFaultInjector(FaultInjector f) {
+    faults = f == null ? FaultInjector.NONE : f;
+  }
+
   // ------------------------------------------------------------------ events
 
   @Override
@@ -312,7 +327,27 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     try {
       dispatch(event);
     } catch (Throwable t) {
-      fail("handling " + event.getType(), t);
+      fail("handling " + event.getType(), t, blameOf(event));
+    }
+  }
+
+  /** The application an event is about, if any. */
+  private static ApplicationId blameOf(SchedulerEvent event) {
+    try {
+      return switch (event.getType()) {
+        case APP_ADDED -> ((AppAddedSchedulerEvent) event).getApplicationId();
+        case APP_REMOVED -> ((AppRemovedSchedulerEvent) event).getApplicationID();
+        case APP_ATTEMPT_ADDED -> ((AppAttemptAddedSchedulerEvent) event).getApplicationAttemptId().getApplicationId();
+        case APP_ATTEMPT_REMOVED ->
+            ((AppAttemptRemovedSchedulerEvent) event).getApplicationAttemptID().getApplicationId();
+        case CONTAINER_EXPIRED -> ((ContainerExpiredSchedulerEvent) event).getContainerId().getApplicationAttemptId()
+            .getApplicationId();
+        case RELEASE_CONTAINER -> ((ReleaseContainerEvent) event).getContainer().getApplicationAttemptId()
+            .getApplicationId();
+        default -> null;
+      };
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 
@@ -376,16 +411,72 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   }
 
   /**
-   * Any error: keep the RM up, fall back to plain locality scheduling, say so. The engine may be
-   * inconsistent after an error in it, so it is left alone until {@code -refreshQueues} rebuilds it.
+   * Any error keeps the RM up. One met while working for an application costs that application
+   * ({@link #contain}); any other falls back to plain locality scheduling, says so, and leaves the
+   * engine alone (it may be inconsistent) until {@code error.recovery-ms} pass without another
+   * error or {@code -refreshQueues} rebuilds it.
    */
-  private void fail(String what, Throwable t) {
+  private void fail(String what, Throwable t, ApplicationId blamed) {
     // An OutOfMemoryError here is most likely our own allocation's (it is gone once thrown); the
     // RM's dispatcher would exit on it. Only errors the JVM cannot continue after go on up.
     if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError) && !(t instanceof OutOfMemoryError)) {
       throw (VirtualMachineError) t;
     }
     dmetrics.errors.incr();
+    if (blamed != null) {
+      try {
+        if (contain(blamed, what, t)) {
+          return;
+        }
+      } catch (Throwable t2) {
+        if (t2 instanceof VirtualMachineError && !(t2 instanceof StackOverflowError)
+            && !(t2 instanceof OutOfMemoryError)) {
+          throw (VirtualMachineError) t2;
+        }
+        t.addSuppressed(t2);
+        what = what + " (and then while taking " + blamed + " out of the engine)";
+      }
+    }
+    degrade(what, t);
+  }
+
+  /**
+   * The application an error came from pays for it: the first time it leaves the engine (its plan
+   * and queued maps are dropped) and is served from its asks as the FIFO scheduler would; a second
+   * error kills it with a diagnostic its user sees. False if the application is not known here
+   * (the error is then the scheduler's).
+   */
+  private synchronized boolean contain(ApplicationId id, String what, Throwable t) {
+    AppState a = apps.get(id);
+    if (a == null) {
+      return false;
+    }
+    if (!a.contained) {
+      a.contained = true;
+      a.goOnline("taken out of the engine after a Dataloc error while " + what + "; served from its asks");
+      dirty.remove(id);
+      dmetrics.appsContained.incr();
+      LOG.warn("Dataloc error while {}: {} leaves the engine and is served from its asks; other applications are "
+          + "not affected", what, id, t);
+    } else if (!a.killed) {
+      a.killed = true;
+      dmetrics.appsKilled.incr();
+      String msg = "Killed by the Dataloc scheduler after a second error while " + what + ": " + t;
+      LOG.error("Dataloc: {}: {}", id, msg, t);
+      rmContext.getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.KILL, msg));
+    } else {
+      LOG.warn("Dataloc error while {} for {} (being killed): {}", what, id, t.toString());
+    }
+    return true;
+  }
+
+  /** Called under the lock wherever the cluster's size or use changes. */
+  private void refreshFree() {
+    free = Resources.componentwiseMax(Resources.none(), Resources.subtract(getClusterResource(), used));
+  }
+
+  private synchronized void degrade(String what, Throwable t) {
+    lastErrorNanos = System.nanoTime();
     if (!degraded) {
       degraded = true;
       dmetrics.degraded.set(1);
@@ -393,6 +484,20 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     } else {
       LOG.warn("Dataloc error while {} (already degraded): {}", what, t.toString());
     }
+  }
+
+  /** After {@code error.recovery-ms} without an error, a degraded spell ends with a new engine. */
+  private void recoverIfQuiet() {
+    long quiet = settings.recoveryMs();
+    if (!degraded || quiet <= 0 || System.nanoTime() - lastErrorNanos < TimeUnit.MILLISECONDS.toNanos(quiet)) {
+      return;
+    }
+    rebuildEngine(settings);
+    degraded = false;
+    dmetrics.degraded.set(0);
+    dmetrics.recoveries.incr();
+    LOG.warn("Dataloc: no error for {} ms: the engine is rebuilt; running jobs are served from their asks, new jobs "
+        + "are planned", quiet);
   }
 
   // ------------------------------------------------------------------ nodes
@@ -403,6 +508,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       FiCaSchedulerNode node = new FiCaSchedulerNode(rmNode, usePortForNodeName);
       nodeTracker.addNode(node);
       engine.addHost(node.getNodeName(), node.getRackName(), slots(node));
+      refreshFree();
     } finally {
       holds.exit("addNode");
     }
@@ -421,6 +527,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       if (h >= 0) {
         engine.setSlots(h, slots(node));
       }
+      refreshFree();
     } finally {
       holds.exit("resized");
     }
@@ -438,6 +545,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
             SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
       }
       nodeTracker.removeNode(rmNode.getNodeID());
+      refreshFree();
       int h = engine.state().hostIndex(node.getNodeName());
       if (h >= 0) {
         int moved = engine.removeHost(h);
@@ -568,7 +676,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
    */
   private void startPlacement(AppState a) {
     RMApp rmApp = rmContext.getRMApps().get(a.id);
-    if (rmApp == null || rmApp.getApplicationSubmissionContext() == null || degraded) {
+    if (degraded) {
+      a.goOnline("submitted while Dataloc was degraded after an error");
+      return;
+    }
+    if (rmApp == null || rmApp.getApplicationSubmissionContext() == null) {
       a.goOnline("no submission context");
       return;
     }
@@ -849,7 +961,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       }
       attempt.updateBlacklist(blacklistAdditions == null ? Collections.emptyList() : blacklistAdditions,
           blacklistRemovals == null ? Collections.emptyList() : blacklistRemovals);
-      Resource headroom = attempt.getHeadroom();
+      // Headroom: what the cluster has free now, not when this application last got a container.
+      Resource headroom = Resources.clone(free);
+      attempt.setHeadroom(headroom);
       attempt.setApplicationHeadroomForMetrics(headroom);
       return new Allocation(attempt.pullNewlyAllocatedContainers(), headroom, null, null, null,
           attempt.pullUpdatedNMTokens());
@@ -881,7 +995,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       try {
         super.nodeUpdate(rmNode);
       } catch (Throwable t) {
-        fail("processing container updates of " + rmNode.getNodeID(), t);
+        fail("processing container updates of " + rmNode.getNodeID(), t, null);
       }
       if (rmContext.isWorkPreservingRecoveryEnabled() && !rmContext.isSchedulerReadyForAllocatingContainers()) {
         return;
@@ -891,6 +1005,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         return;
       }
       try {
+        working = null;
+        recoverIfQuiet();
+        faults.at(FaultInjector.HEARTBEAT, null);
         engine.advanceTo((System.nanoTime() - startNanos) / 1_000_000_000L);
         drainIfDecommissioning(node);
         mapSlots(node);
@@ -901,20 +1018,27 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         // the maps; then what is left (reduces, retried maps) of applications still waiting for
         // maps, so a reduce never takes the container one of its job's maps could have had.
         for (int guard = 0; guard < 10_000 && fits(node, minimumAllocation); guard++) {
+          working = null;
           if (assignOther(node, !degraded, true)) {
             continue;
           }
+          working = null;
           if (!degraded && assignMapFromEngine(node)) {
             continue;
           }
+          working = null;
           if (!assignOther(node, !degraded, false)) {
             break;
           }
         }
+        working = null;
       } catch (Throwable t) {
-        fail("scheduling node " + rmNode.getNodeID(), t);
+        ApplicationId blamed = working;
+        working = null;
+        fail("scheduling node " + rmNode.getNodeID() + (blamed == null ? "" : " for " + blamed), t, blamed);
       }
-      metrics.setAvailableResourcesToQueue(Resources.subtract(getClusterResource(), used));
+      refreshFree();
+      metrics.setAvailableResourcesToQueue(free);
     } finally {
       holds.exit("nodeUpdate");
     }
@@ -999,12 +1123,17 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         continue;
       }
       AppState a = apps.get(attempt.getApplicationId());
+      if (a != null && a.killed) {
+        continue;
+      }
+      // A contained application's maps are served here, from its asks, like everything else of it.
+      boolean inEngine = a != null && !a.contained;
       boolean am = isAmRequest(attempt);
-      if (!am && first && exceptMaps && a != null && asksForMaps(attempt)) {
+      if (!am && first && exceptMaps && inEngine && asksForMaps(attempt)) {
         continue;
       }
       for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
-        if (exceptMaps && isMapKey(key) && a != null && !am) {
+        if (exceptMaps && isMapKey(key) && inEngine && !am) {
           continue;
         }
         if (attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0) {
@@ -1018,6 +1147,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         if (type == null) {
           continue;
         }
+        working = attempt.getApplicationId();
+        faults.at(FaultInjector.ASSIGN_OTHER, working);
         RMContainer c = allocateOne(attempt, key, node, type);
         if (c != null) {
           if (isMapKey(key)) {
@@ -1076,7 +1207,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     if (rmc != null) {
       node.allocateContainer(rmc);
       Resources.addTo(used, capability);
-      attempt.setHeadroom(Resources.subtract(getClusterResource(), used));
+      refreshFree();
+      attempt.setHeadroom(free);
     }
     return rmc;
   }
@@ -1104,11 +1236,13 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     // reached within as many tries as there are jobs ahead of it (bounded, for the lock's sake).
     int maxTries = Math.min(MAX_TRIES, engine.activeJobs() + 1);
     for (int tries = 0; tries < maxTries; tries++) {
+      working = null;
       Decision d = engine.onSlotFree(host, excluded);
       if (d == null) {
         return false;
       }
       AppState a = byJob.get(d.jobId());
+      working = a == null ? null : a.id;
       DatalocAppAttempt attempt = a == null ? null : currentAttempt(a.id);
       SchedulerRequestKey key = attempt == null ? null : mapKey(attempt);
       if (key == null || attempt.isStopped() || attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0
@@ -1137,6 +1271,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         excluded.add(d.jobId());
         continue;
       }
+      faults.at(FaultInjector.ASSIGN_MAP, a.id);
       // The plan's declines wait for a better node; a job the starvation guard serves has waited enough.
       if (a.am != null && !d.starving() && (declineNonLocal(a, node, d) || declinePlanBreaking(a, node, d))) {
         excluded.add(a.jobId);
@@ -1251,8 +1386,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       dirty.remove(id);
       AppState a = apps.get(id);
       DatalocAppAttempt attempt = currentAttempt(id);
-      if (a != null && attempt != null) {
+      if (a != null && !a.contained && attempt != null) {
+        working = id;
+        faults.at(FaultInjector.RECONCILE, id);
         reconcile(a, attempt, mapKey(attempt), false);
+        working = null;
       }
     }
   }
@@ -1395,6 +1533,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       if (task != null) {
         try {
           AppState a = attempt == null ? null : apps.get(attempt.getApplicationId());
+          if (a != null) {
+            faults.at(FaultInjector.COMPLETED, a.id);
+          }
           if (!launched && (event == RMContainerEventType.RELEASED || event == RMContainerEventType.EXPIRE)) {
             // Never ran: the AM had no task for it; the task is still pending.
             engine.taskFailed(task);
@@ -1408,19 +1549,24 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
             engine.taskFinished(task);
           }
         } catch (RuntimeException e) {
-          fail("completing " + container.getId(), e);
+          fail("completing " + container.getId(), e, attempt == null ? null : attempt.getApplicationId());
         }
       }
       if (attempt == null) {
         LOG.info("Container {} of an unknown application completed ({})", container.getId(), event);
         return;
       }
-      attempt.containerCompleted(rmContainer, status, event, org.apache.hadoop.yarn.server.resourcemanager.nodelabels
-          .RMNodeLabelsManager.NO_LABEL);
+      // False for a container that already ended (its node kept its room until the NodeManager
+      // says it is gone, and the node is now lost): counted out once, when it ended.
+      boolean removed = attempt.containerCompleted(rmContainer, status, event,
+          org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager.NO_LABEL);
       if (node != null) {
         node.releaseContainer(rmContainer.getContainerId(), false);
       }
-      Resources.subtractFrom(used, container.getResource());
+      if (removed) {
+        Resources.subtractFrom(used, container.getResource());
+      }
+      refreshFree();
       dirty.add(attempt.getApplicationId());
     } finally {
       holds.exit("completedContainerInternal");
@@ -1588,7 +1734,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       List<JobReport> out = new ArrayList<>();
       for (AppState a : apps.values()) {
         JobState j = a.jobCreated ? engine.job(a.jobId) : null;
-        out.add(new JobReport(a.id.toString(), a.user, a.phase.name().toLowerCase(), a.source, a.planner, a.tasks,
+        String phase = a.killed ? "killed" : a.contained ? "contained" : a.phase.name().toLowerCase();
+        out.add(new JobReport(a.id.toString(), a.user, phase, a.source, a.planner, a.tasks,
             a.plan, a.planMillis, a.nodeLocal, a.rackLocal, a.offSwitch, j == null ? 0 : j.pending(),
             j == null ? 0 : j.running(), a.note, a.lastReason));
       }
@@ -1617,6 +1764,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     AmModel am;
     boolean jobCreated;
     boolean sawMaps;
+    /** Out of the engine after an error in its work: served from its asks (see contain). */
+    boolean contained;
+    /** Killed after a second error: nothing more is allocated to it. */
+    boolean killed;
     String source = "asks";
     String planner = "none";
     String note = "";

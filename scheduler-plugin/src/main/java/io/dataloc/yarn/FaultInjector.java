@@ -1,0 +1,26 @@
+package io.dataloc.yarn;
+
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+
+/**
+ * A test's way to make the scheduler fail where it works for one application, as Hadoop's
+ * {@code DataNodeFaultInjector} does for the DataNode: the default does nothing. The sites are
+ * {@link #ASSIGN_MAP} (a map the engine chose for the application), {@link #ASSIGN_OTHER} (an AM,
+ * reduce or retried map from its asks), {@link #RECONCILE} (its asks brought into the engine),
+ * {@link #COMPLETED} (one of its containers ended), and {@link #HEARTBEAT} (a node's heartbeat,
+ * before any application's work: {@code app} is null).
+ */
+@FunctionalInterface
+public interface FaultInjector {
+
+  String ASSIGN_MAP = "assign-map";
+  String ASSIGN_OTHER = "assign-other";
+  String RECONCILE = "reconcile";
+  String COMPLETED = "completed";
+  String HEARTBEAT = "heartbeat";
+
+  FaultInjector NONE = (site, app) -> {};
+
+  /** Called under the scheduler's lock at {@code site}, working for {@code app} (or null); may throw. */
+  void at(String site, ApplicationId app);
+}
