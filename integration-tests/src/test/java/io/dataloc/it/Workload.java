@@ -1,0 +1,294 @@
+package io.dataloc.it;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.HdfsConstants;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.TypeConverter;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
+import org.apache.hadoop.mapreduce.v2.jobhistory.JobHistoryUtils;
+import org.apache.hadoop.yarn.api.records.ApplicationReport;
+import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
+import org.apache.hadoop.yarn.api.records.YarnApplicationState;
+import org.apache.hadoop.yarn.client.api.YarnClient;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
+
+/**
+ * The multi-job workload over the cluster of {@code bin/dataloc-cluster --network RATE workload}:
+ * many real MapReduce jobs arriving over time, each reading whole blocks and computing little, so
+ * the network decides how long a map takes.
+ *
+ * <ul>
+ *   <li>{@code write DIR FILES BLOCK_MB spread|hot SEED HOSTS}: FILES one-block files, two replicas
+ *       each, placed through HDFS's favored nodes: {@code spread} on two hosts drawn at random;
+ *       {@code hot} on node1 and node3 (popular data; one per rack), one file in six spread.
+ *   <li>{@code run DIR JOBS SEED MEAN_GAP_S CSV LABEL}: JOBS jobs with exponential gaps of mean
+ *       MEAN_GAP_S seconds; sizes heavy-tailed as in the Facebook trace of the delay-scheduling
+ *       paper, scaled down (half of the jobs 1–2 maps, most of the rest 4–8, one in ten 16); each
+ *       job reads that many consecutive files from a seeded offset, one map per file, no reduce
+ *       (identity maps into {@code NullOutputFormat}: Hadoop's own classes, nothing to ship).
+ *       Writes one CSV row per job and prints a {@code WORKLOAD} summary line.
+ * </ul>
+ * The same seed gives every scheduler the same files, placement, arrivals and sizes.
+ */
+public final class Workload {
+  private Workload() {}
+
+  public static void main(String[] args) throws Exception {
+    Configuration conf = new Configuration();
+    FileSystem fs = FileSystem.get(conf);
+    switch (args[0]) {
+      case "write" -> write((DistributedFileSystem) fs, new Path(args[1]), Integer.parseInt(args[2]),
+          Long.parseLong(args[3]) << 20, args[4], Long.parseLong(args[5]), Integer.parseInt(args[6]));
+      case "run" -> run(conf, fs, new Path(args[1]), Integer.parseInt(args[2]), Long.parseLong(args[3]),
+          Double.parseDouble(args[4]), java.nio.file.Path.of(args[5]), args[6]);
+      default -> throw new IllegalArgumentException("usage: write DIR FILES BLOCK_MB spread|hot SEED HOSTS | "
+          + "run DIR JOBS SEED MEAN_GAP_S CSV LABEL");
+    }
+  }
+
+  static void write(DistributedFileSystem fs, Path dir, int files, long blockBytes, String placement, long seed,
+      int hosts) throws Exception {
+    Map<String, InetSocketAddress> dataNodes = awaitDataNodes(fs, hosts);
+    List<String> names = new ArrayList<>(new TreeMap<>(dataNodes).keySet());
+    SplittableRandom rnd = new SplittableRandom(seed);
+    byte[] line = "0123456789abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz012\n"
+        .getBytes(StandardCharsets.US_ASCII);
+    byte[] page = new byte[line.length * 8192];
+    for (int i = 0; i < 8192; i++) {
+      System.arraycopy(line, 0, page, i * line.length, line.length);
+    }
+    fs.delete(dir, true);
+    Map<String, Integer> perHost = new TreeMap<>();
+    for (int f = 0; f < files; f++) {
+      List<String> pick;
+      if (placement.equals("hot") && f % 6 != 5) {
+        pick = List.of(names.get(0), names.get(2)); // one host on each rack, as HDFS's rack rule wants
+      } else {
+        int a = rnd.nextInt(names.size());
+        int b = (a + 1 + rnd.nextInt(names.size() - 1)) % names.size();
+        pick = List.of(names.get(a), names.get(b));
+      }
+      InetSocketAddress[] favored = pick.stream().map(dataNodes::get).toArray(InetSocketAddress[]::new);
+      Path p = new Path(dir, String.format(Locale.ROOT, "part-%03d", f));
+      try (FSDataOutputStream out = fs.create(p, FsPermission.getFileDefault(), true, 1 << 16, (short) 2, blockBytes,
+          null, favored)) {
+        for (long left = blockBytes; left > 0; left -= page.length) {
+          out.write(page, 0, (int) Math.min(page.length, left));
+        }
+      }
+      for (BlockLocation b : fs.getFileBlockLocations(p, 0, Long.MAX_VALUE)) {
+        for (String h : b.getHosts()) {
+          perHost.merge(h, 1, Integer::sum);
+        }
+      }
+    }
+    System.out.println("WORKLOAD-INPUT files=" + files + " block-mb=" + (blockBytes >> 20) + " placement=" + placement
+        + " replicas-per-host=" + perHost);
+  }
+
+  private static Map<String, InetSocketAddress> awaitDataNodes(DistributedFileSystem fs, int hosts) throws Exception {
+    for (int i = 0; i < 600; i++) {
+      try {
+        DatanodeInfo[] live = fs.getDataNodeStats(HdfsConstants.DatanodeReportType.LIVE);
+        if (live.length >= hosts && !fs.isInSafeMode()) {
+          Map<String, InetSocketAddress> out = new HashMap<>();
+          for (DatanodeInfo d : live) {
+            out.put(d.getHostName(), new InetSocketAddress(d.getHostName(), d.getXferPort()));
+          }
+          return out;
+        }
+      } catch (IOException notYetUp) {
+        // the NameNode is still starting
+      }
+      Thread.sleep(200);
+    }
+    throw new IllegalStateException("fewer than " + hosts + " DataNodes after 120 s");
+  }
+
+  /** One job of the workload: when it arrives and which files it reads. */
+  record Spec(int index, double arrival, int first, int maps) {}
+
+  static List<Spec> specs(int jobs, long seed, double meanGap, int files) {
+    SplittableRandom rnd = new SplittableRandom(seed ^ 0x5DEECE66DL);
+    List<Spec> out = new ArrayList<>();
+    double t = 0;
+    for (int j = 0; j < jobs; j++) {
+      double u = rnd.nextDouble();
+      int maps = u < 0.5 ? 1 + rnd.nextInt(2) : u < 0.9 ? 4 + 4 * rnd.nextInt(2) : 16;
+      out.add(new Spec(j, t, rnd.nextInt(files), Math.min(maps, files)));
+      t += -meanGap * Math.log(1 - rnd.nextDouble());
+    }
+    return out;
+  }
+
+  static void run(Configuration conf, FileSystem fs, Path dir, int jobs, long seed, double meanGap,
+      java.nio.file.Path csv, String label) throws Exception {
+    int files = fs.listStatus(dir).length;
+    List<Spec> specs = specs(jobs, seed, meanGap, files);
+    Job[] submitted = new Job[jobs];
+    long[] submitMs = new long[jobs];
+    long t0 = System.currentTimeMillis();
+    for (Spec s : specs) {
+      long wait = t0 + Math.round(s.arrival() * 1000) - System.currentTimeMillis();
+      if (wait > 0) {
+        Thread.sleep(wait);
+      }
+      Job job = Job.getInstance(conf, label + "-job" + s.index());
+      Configuration c = job.getConfiguration();
+      c.setBoolean("mapreduce.map.speculative", false);
+      c.setInt("mapreduce.map.maxattempts", 4);
+      c.setInt("mapreduce.map.memory.mb", 1024); // few maps per host: four on a 4-GB NodeManager
+      job.setInputFormatClass(TextInputFormat.class);
+      job.setMapperClass(Mapper.class);
+      job.setNumReduceTasks(0);
+      job.setOutputFormatClass(NullOutputFormat.class);
+      for (int k = 0; k < s.maps(); k++) {
+        FileInputFormat.addInputPath(job, new Path(dir, String.format(Locale.ROOT, "part-%03d", (s.first() + k) % files)));
+      }
+      submitMs[s.index()] = System.currentTimeMillis();
+      job.submit();
+      submitted[s.index()] = job;
+      System.out.println(String.format(Locale.ROOT, "workload: t=%.1fs submitted job %d (%d maps)",
+          (submitMs[s.index()] - t0) / 1000.0, s.index(), s.maps()));
+    }
+    // Finished jobs are watched through the ResourceManager (an MR client asks the AM, which is
+    // gone once its job ends; no history server runs here), and measured from their history files.
+    long[] finishMs = new long[jobs];
+    try (YarnClient yarn = YarnClient.createYarnClient()) {
+      yarn.init(conf);
+      yarn.start();
+      for (int left = jobs; left > 0; ) {
+        Thread.sleep(1000);
+        left = 0;
+        for (int j = 0; j < jobs; j++) {
+          if (finishMs[j] != 0) {
+            continue;
+          }
+          ApplicationReport r = yarn.getApplicationReport(TypeConverter.toYarn(submitted[j].getJobID()).getAppId());
+          if (r.getYarnApplicationState() == YarnApplicationState.FINISHED
+              || r.getYarnApplicationState() == YarnApplicationState.FAILED
+              || r.getYarnApplicationState() == YarnApplicationState.KILLED) {
+            if (r.getFinalApplicationStatus() != FinalApplicationStatus.SUCCEEDED) {
+              throw new IllegalStateException(submitted[j].getJobName() + " ended " + r.getFinalApplicationStatus()
+                  + ": " + r.getDiagnostics());
+            }
+            finishMs[j] = r.getFinishTime();
+            System.out.println(String.format(Locale.ROOT, "workload: t=%.1fs job %d done in %.1f s",
+                (finishMs[j] - t0) / 1000.0, j, (finishMs[j] - submitMs[j]) / 1000.0));
+          } else {
+            left++;
+          }
+        }
+      }
+    }
+    double[] jct = new double[jobs];
+    double[] mapPhase = new double[jobs];
+    long local = 0;
+    long rack = 0;
+    long maps = 0;
+    long lastFinish = 0;
+    List<Double> localMapSeconds = new ArrayList<>();
+    List<Double> remoteMapSeconds = new ArrayList<>();
+    Map<String, Integer> mapsPerHost = new TreeMap<>();
+    try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(csv, StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND))) {
+      if (Files.size(csv) == 0) {
+        w.println("label,job,maps,arrival_s,jct_s,map_phase_s,data_local,rack_local,maps_per_host");
+      }
+      for (int j = 0; j < jobs; j++) {
+        JobHistoryParser.JobInfo info = history(conf, fs, submitted[j]);
+        lastFinish = Math.max(lastFinish, finishMs[j]);
+        jct[j] = (finishMs[j] - submitMs[j]) / 1000.0;
+        long lastEnd = 0;
+        Map<String, Integer> hosts = new TreeMap<>();
+        for (JobHistoryParser.TaskInfo t : info.getAllTasks().values()) {
+          if (t.getTaskType() != TaskType.MAP) {
+            continue;
+          }
+          lastEnd = Math.max(lastEnd, t.getFinishTime());
+          JobHistoryParser.TaskAttemptInfo a = info.getAllTasks().get(t.getTaskId()).getAllTaskAttempts()
+              .get(t.getSuccessfulAttemptId());
+          if (a == null) {
+            continue;
+          }
+          String host = a.getHostname();
+          hosts.merge(host, 1, Integer::sum);
+          mapsPerHost.merge(host, 1, Integer::sum);
+          double secs = (a.getFinishTime() - a.getStartTime()) / 1000.0;
+          boolean onData = Arrays.asList(t.getSplitLocations().split(",")).contains(host);
+          (onData ? localMapSeconds : remoteMapSeconds).add(secs);
+        }
+        // The map phase: from the job's submission to its last map's end (waiting included).
+        mapPhase[j] = (lastEnd - submitMs[j]) / 1000.0;
+        long l = info.getTotalCounters().findCounter(JobCounter.DATA_LOCAL_MAPS).getValue();
+        long r = info.getTotalCounters().findCounter(JobCounter.RACK_LOCAL_MAPS).getValue();
+        local += l;
+        rack += r;
+        maps += specs.get(j).maps();
+        w.println(String.format(Locale.ROOT, "%s,%d,%d,%.1f,%.1f,%.1f,%d,%d,%s", label, j, specs.get(j).maps(),
+            (submitMs[j] - t0) / 1000.0, jct[j], mapPhase[j], l, r, hosts.toString().replace(", ", " ")));
+      }
+    }
+    double[] sorted = jct.clone();
+    Arrays.sort(sorted);
+    System.out.println(String.format(Locale.ROOT,
+        "WORKLOAD label=%s jobs=%d maps=%d mean=%.1f p50=%.1f p95=%.1f makespan=%.1f map-phase-mean=%.1f "
+            + "data-local=%d rack-local=%d map-seconds-on-data=%.1f(n=%d) map-seconds-remote=%.1f(n=%d) "
+            + "maps-per-host=%s",
+        label, jobs, maps, Arrays.stream(jct).average().orElse(0), percentile(sorted, 0.5), percentile(sorted, 0.95),
+        (lastFinish - t0) / 1000.0, Arrays.stream(mapPhase).average().orElse(0), local, rack,
+        localMapSeconds.stream().mapToDouble(Double::doubleValue).average().orElse(0), localMapSeconds.size(),
+        remoteMapSeconds.stream().mapToDouble(Double::doubleValue).average().orElse(0), remoteMapSeconds.size(),
+        mapsPerHost.toString().replace(", ", " ")));
+  }
+
+  /** The job's history file, which its AM leaves in the intermediate done directory as it ends. */
+  private static JobHistoryParser.JobInfo history(Configuration conf, FileSystem fs, Job job) throws Exception {
+    Path dir = new Path(JobHistoryUtils.getConfiguredHistoryIntermediateDoneDirPrefix(conf),
+        job.getConfiguration().get("mapreduce.job.user.name", System.getProperty("user.name")));
+    String prefix = job.getJobID().toString() + "-";
+    for (int i = 0; i < 300; i++) {
+      if (fs.exists(dir)) {
+        for (var st : fs.listStatus(dir)) {
+          String name = st.getPath().getName();
+          if (name.startsWith(prefix) && name.endsWith(".jhist")) {
+            return new JobHistoryParser(fs, st.getPath()).parse();
+          }
+        }
+      }
+      Thread.sleep(200);
+    }
+    throw new IllegalStateException("no history file for " + job.getJobID() + " in " + dir);
+  }
+
+  /** The nearest-rank percentile of sorted values. */
+  static double percentile(double[] sorted, double q) {
+    int rank = (int) Math.ceil(q * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+  }
+}
