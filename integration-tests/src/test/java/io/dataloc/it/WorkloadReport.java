@@ -1,0 +1,132 @@
+package io.dataloc.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+
+/**
+ * Summarizes the runs of {@code bin/dataloc-workload}: reads the {@code WORKLOAD} and
+ * {@code WORKLOAD-NET} lines of {@code DIR/summary.txt} (labels SCHEDULER/PLACEMENT/RUN), averages
+ * each measure over the runs of a scheduler and placement, and writes {@code DIR/workload.md} (a
+ * table per placement, with Dataloc's ratios to the best stock scheduler of the same runs) and one
+ * chart per placement ({@code DIR/workload-PLACEMENT.png}: mean, p50 and p95 job time per scheduler).
+ */
+public final class WorkloadReport {
+  private static final Pattern LINE = Pattern.compile("^WORKLOAD label=(\\S+)/(\\S+)/(\\S+) jobs=(\\d+) maps=(\\d+) "
+      + "mean=([0-9.]+) p50=([0-9.]+) p95=([0-9.]+) makespan=([0-9.]+) map-phase-mean=([0-9.]+) data-local=(\\d+) "
+      + "rack-local=(\\d+) map-seconds-on-data=([0-9.]+)\\(n=(\\d+)\\) map-seconds-remote=([0-9.]+)\\(n=(\\d+)\\)");
+  private static final Pattern NET = Pattern.compile("^WORKLOAD-NET label=(\\S+)/(\\S+)/(\\S+) bytes-over-links=(\\d+)");
+  private static final String[] MEASURES = {"mean", "p50", "p95", "makespan", "map phase", "data-local %",
+      "map s on data", "map s remote", "MB over links"};
+
+  private WorkloadReport() {}
+
+  public static void main(String[] args) throws IOException {
+    System.setProperty("java.awt.headless", "true");
+    Path dir = Path.of(args[0]);
+    // placement -> scheduler -> measure -> values over runs
+    Map<String, Map<String, Map<String, List<Double>>>> data = new LinkedHashMap<>();
+    for (String line : Files.readAllLines(dir.resolve("summary.txt"), StandardCharsets.UTF_8)) {
+      Matcher m = LINE.matcher(line);
+      if (m.find()) {
+        Map<String, List<Double>> d = cell(data, m.group(2), m.group(1));
+        add(d, "mean", m.group(6));
+        add(d, "p50", m.group(7));
+        add(d, "p95", m.group(8));
+        add(d, "makespan", m.group(9));
+        add(d, "map phase", m.group(10));
+        add(d, "data-local %", String.valueOf(100.0 * Long.parseLong(m.group(11)) / Long.parseLong(m.group(5))));
+        add(d, "map s on data", m.group(13));
+        add(d, "map s remote", m.group(15));
+      }
+      Matcher n = NET.matcher(line);
+      if (n.find()) {
+        add(cell(data, n.group(2), n.group(1)), "MB over links", String.valueOf(Long.parseLong(n.group(4)) / 1e6));
+      }
+    }
+    StringBuilder md = new StringBuilder();
+    for (var placement : data.entrySet()) {
+      md.append("\n**").append(placement.getKey()).append("** (mean over runs; times in seconds)\n\n| scheduler | runs |");
+      for (String k : MEASURES) {
+        md.append(' ').append(k).append(" |");
+      }
+      md.append("\n|---|---|").append("---|".repeat(MEASURES.length)).append('\n');
+      for (var s : placement.getValue().entrySet()) {
+        md.append("| ").append(s.getKey()).append(" | ").append(s.getValue().get("mean").size()).append(" |");
+        for (String k : MEASURES) {
+          md.append(' ').append(fmt(mean(s.getValue().get(k)))).append(" |");
+        }
+        md.append('\n');
+      }
+      Map<String, List<Double>> dataloc = placement.getValue().get("dataloc");
+      if (dataloc != null) {
+        md.append("\nDataloc over the best stock scheduler:");
+        for (String k : new String[] {"mean", "p95", "makespan", "map phase", "MB over links"}) {
+          double best = Double.MAX_VALUE;
+          String who = "";
+          for (var s : placement.getValue().entrySet()) {
+            double v = mean(s.getValue().get(k));
+            if (!s.getKey().equals("dataloc") && !Double.isNaN(v) && v < best) {
+              best = v;
+              who = s.getKey();
+            }
+          }
+          if (!who.isEmpty()) {
+            md.append(String.format(Locale.ROOT, " %s %.2f (%s);", k, mean(dataloc.get(k)) / best, who));
+          }
+        }
+        md.setLength(md.length() - 1);
+        md.append(".\n");
+      }
+      chart(dir.resolve("workload-" + placement.getKey() + ".png"), placement.getKey(), placement.getValue());
+    }
+    Files.writeString(dir.resolve("workload.md"), md.toString(), StandardCharsets.UTF_8);
+    System.out.print(md);
+  }
+
+  private static Map<String, List<Double>> cell(Map<String, Map<String, Map<String, List<Double>>>> data,
+      String placement, String scheduler) {
+    return data.computeIfAbsent(placement, k -> new LinkedHashMap<>()).computeIfAbsent(scheduler,
+        k -> new LinkedHashMap<>());
+  }
+
+  private static void add(Map<String, List<Double>> d, String k, String v) {
+    d.computeIfAbsent(k, x -> new ArrayList<>()).add(Double.parseDouble(v));
+  }
+
+  private static double mean(List<Double> v) {
+    return v == null || v.isEmpty() ? Double.NaN : v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+  }
+
+  private static String fmt(double v) {
+    return Double.isNaN(v) ? "–" : String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  private static void chart(Path file, String placement, Map<String, Map<String, List<Double>>> bySched)
+      throws IOException {
+    CategoryChart c = new CategoryChartBuilder().width(900).height(520)
+        .title("Job completion time, " + placement + " input (mean over runs)").xAxisTitle("scheduler")
+        .yAxisTitle("seconds").build();
+    c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
+    List<String> names = new ArrayList<>(bySched.keySet());
+    for (String k : new String[] {"mean", "p50", "p95"}) {
+      List<Double> v = new ArrayList<>();
+      for (String s : names) {
+        v.add(mean(bySched.get(s).get(k)));
+      }
+      c.addSeries(k, names, v);
+    }
+    BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+  }
+}
