@@ -1,0 +1,82 @@
+package io.dataloc.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The short form of the network workload ({@code bin/dataloc-workload --runs 1 --jobs 6
+ * --placements hot}): every scheduler runs the same six jobs over hot-spot input behind 20 Mbit/s
+ * links, each on a fresh cluster of namespaced hosts. Checks what must hold whatever the times:
+ * every job of every scheduler succeeds, each map counted once, the jobs' own timings show that a
+ * map away from its data is slower than one on it (the network costs), and the report and charts
+ * are written. The times themselves are measured, not asserted (README: "Jobs on a network that
+ * costs"). Skipped where namespaces cannot be made.
+ */
+@Tag("network")
+class WorkloadShortTest {
+  @TempDir Path dir;
+
+  @Test
+  void everySchedulerRunsTheSameWorkloadAndRemoteMapsAreSlower() throws Exception {
+    Path root = Path.of(System.getProperty("user.dir")).getParent();
+    Path out = dir.resolve("workload");
+    Path log = dir.resolve("workload.log");
+    Process p = new ProcessBuilder(root.resolve("bin/dataloc-workload").toString(), "--runs", "1", "--jobs", "6",
+        "--placements", "hot", "--out", out.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    boolean ended = p.waitFor(40, TimeUnit.MINUTES);
+    if (!ended) {
+      p.destroy();
+      new ProcessBuilder(root.resolve("bin/dataloc-cluster").toString(), "stop", out.resolve("cluster").toString())
+          .inheritIO().start().waitFor(2, TimeUnit.MINUTES);
+    }
+    String text = Files.readString(log, StandardCharsets.UTF_8);
+    System.out.println(text);
+    assertTrue(ended, "the workload ended");
+    Assumptions.assumeFalse(p.exitValue() == 3, "no network namespaces here: " + text);
+    assertEquals(0, p.exitValue(), "every run succeeded");
+    List<String> lines = Files.readAllLines(out.resolve("summary.txt"), StandardCharsets.UTF_8);
+    Pattern w = Pattern.compile("^WORKLOAD label=(\\S+)/hot/1 jobs=6 maps=(\\d+) .* data-local=(\\d+) rack-local=(\\d+) "
+        + "map-seconds-on-data=([0-9.]+)\\(n=(\\d+)\\) map-seconds-remote=([0-9.]+)\\(n=(\\d+)\\)");
+    int runs = 0;
+    double onData = 0;
+    double remote = 0;
+    int nOnData = 0;
+    int nRemote = 0;
+    for (String line : lines) {
+      Matcher m = w.matcher(line);
+      if (!m.find()) {
+        continue;
+      }
+      runs++;
+      int maps = Integer.parseInt(m.group(2));
+      assertEquals(maps, Integer.parseInt(m.group(6)) + Integer.parseInt(m.group(8)), m.group(1) + ": every map once");
+      onData += Double.parseDouble(m.group(5)) * Integer.parseInt(m.group(6));
+      nOnData += Integer.parseInt(m.group(6));
+      remote += Double.parseDouble(m.group(7)) * Integer.parseInt(m.group(8));
+      nRemote += Integer.parseInt(m.group(8));
+    }
+    assertEquals(4, runs, "one run per scheduler: " + lines);
+    assertTrue(lines.stream().filter(l -> l.startsWith("WORKLOAD-NET")).count() == 4, "bytes over links measured");
+    assertTrue(nRemote > 0 && nOnData > 0, "some maps ran away from their data, some on it");
+    assertTrue(remote / nRemote > 1.5 * (onData / nOnData),
+        "a map away from its data is slower: " + remote / nRemote + " s against " + onData / nOnData + " s");
+    assertTrue(Files.size(out.resolve("workload-hot.png")) > 0, "the chart");
+    assertTrue(Files.readString(out.resolve("workload.md")).contains("Dataloc over the best stock scheduler"));
+    Process ns = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
+    String left = new String(ns.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    ns.waitFor();
+    assertTrue(!left.contains("dl-"), "every namespace removed: " + left);
+  }
+}
