@@ -43,6 +43,18 @@ class ErrorContainmentTest {
     }
   }
 
+  /** Alice's and Bob's planned jobs, their AMs running. */
+  private record Pair(RMApp alice, MrJob a, RMApp bob, MrJob b) {}
+
+  private static Pair aliceAndBob(MiniMr c) throws Exception {
+    RMApp alice = c.submit("alice", ALICE);
+    MrJob a = c.launch(alice, "h1", ALICE);
+    RMApp bob = c.submit("bob", BOB);
+    MrJob b = c.launch(bob, "h2", BOB);
+    awaitPlans(scheduler(c));
+    return new Pair(alice, a, bob, b);
+  }
+
   /** Throws at {@code site} for {@code app}, {@code times} times. */
   private static FaultInjector failing(String site, ApplicationId app, int times, AtomicInteger thrown) {
     return (at, id) -> {
@@ -61,11 +73,11 @@ class ErrorContainmentTest {
   void anErrorCostsOnlyTheApplicationItCameFrom() throws Exception {
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of(), Scenarios.twoRacks(4), 8192, dir)) {
       LocalityScheduler s = scheduler(c);
-      RMApp alice = c.submit("alice", ALICE);
-      MrJob a = c.launch(alice, "h1", ALICE);
-      RMApp bob = c.submit("bob", BOB);
-      MrJob b = c.launch(bob, "h2", BOB);
-      awaitPlans(s);
+      Pair p = aliceAndBob(c);
+      RMApp alice = p.alice();
+      RMApp bob = p.bob();
+      MrJob a = p.a();
+      MrJob b = p.b();
       assertEquals("planned", report(s, bob).phase());
       AtomicInteger thrown = new AtomicInteger();
       s.setFaultInjector(failing(FaultInjector.ASSIGN_MAP, bob.getApplicationId(), 1, thrown));
@@ -86,11 +98,11 @@ class ErrorContainmentTest {
   void aSecondErrorKillsTheApplication() throws Exception {
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of(), Scenarios.twoRacks(4), 8192, dir)) {
       LocalityScheduler s = scheduler(c);
-      RMApp alice = c.submit("alice", ALICE);
-      MrJob a = c.launch(alice, "h1", ALICE);
-      RMApp bob = c.submit("bob", BOB);
-      MrJob b = c.launch(bob, "h2", BOB);
-      awaitPlans(s);
+      Pair p = aliceAndBob(c);
+      RMApp alice = p.alice();
+      RMApp bob = p.bob();
+      MrJob a = p.a();
+      MrJob b = p.b();
       AtomicInteger thrown = new AtomicInteger();
       FaultInjector map = failing(FaultInjector.ASSIGN_MAP, bob.getApplicationId(), 1, thrown);
       FaultInjector other = failing(FaultInjector.ASSIGN_OTHER, bob.getApplicationId(), Integer.MAX_VALUE, thrown);

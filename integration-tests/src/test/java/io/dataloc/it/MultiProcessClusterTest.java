@@ -3,10 +3,8 @@ package io.dataloc.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
@@ -25,20 +23,11 @@ class MultiProcessClusterTest {
 
   @Test
   void aRealJobRunsUnderDatalocOnSeparateDaemons() throws Exception {
-    Path root = Path.of(System.getProperty("user.dir")).getParent();
-    Path log = dir.resolve("run.log");
-    Process p = new ProcessBuilder(root.resolve("bin/dataloc-cluster").toString(), "run", dir.resolve("cluster").toString())
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    boolean ended = p.waitFor(12, TimeUnit.MINUTES);
-    if (!ended) {
-      p.destroy();
-      new ProcessBuilder(root.resolve("bin/dataloc-cluster").toString(), "stop", dir.resolve("cluster").toString())
-          .inheritIO().start().waitFor(2, TimeUnit.MINUTES);
-    }
-    String out = Files.readString(log, StandardCharsets.UTF_8);
-    System.out.println(out);
-    assertTrue(ended, "the script ended");
-    assertEquals(0, p.exitValue(), "the script succeeded (the job's output was verified)");
+    Scripts.Run r = Scripts.run(dir.resolve("run.log"), 12, dir.resolve("cluster"), "dataloc-cluster", "run",
+        dir.resolve("cluster").toString());
+    String out = r.output();
+    assertTrue(r.ended(), "the script ended");
+    assertEquals(0, r.exit(), "the script succeeded (the job's output was verified)");
     assertTrue(out.contains("the ResourceManager ran io.dataloc.yarn.LocalityScheduler"), "RM ran Dataloc");
     assertTrue(out.contains("Dataloc planned"), "the job was planned");
     Matcher m = Pattern.compile("DATALOC-REPORT data-local=(\\d+) rack-local=(\\d+) other=(\\d+)").matcher(out);

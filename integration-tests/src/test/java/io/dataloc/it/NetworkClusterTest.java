@@ -3,12 +3,9 @@ package io.dataloc.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -30,22 +27,12 @@ class NetworkClusterTest {
 
   @Test
   void aRemoteBlockReadTakesTheLinksTimeAndALocalOneDoesNot() throws Exception {
-    Path root = Path.of(System.getProperty("user.dir")).getParent();
-    Path log = dir.resolve("check.log");
-    String script = root.resolve("bin/dataloc-cluster").toString();
-    Process p = new ProcessBuilder(script, "--network", "20mbit", "check", dir.resolve("cluster").toString())
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    boolean ended = p.waitFor(8, TimeUnit.MINUTES);
-    if (!ended) {
-      p.destroy();
-      new ProcessBuilder(script, "stop", dir.resolve("cluster").toString()).inheritIO().start()
-          .waitFor(2, TimeUnit.MINUTES);
-    }
-    String out = Files.readString(log, StandardCharsets.UTF_8);
-    System.out.println(out);
-    assertTrue(ended, "the script ended");
-    Assumptions.assumeFalse(p.exitValue() == 3, "no network namespaces here: " + out);
-    assertEquals(0, p.exitValue(), "the check succeeded");
+    Scripts.Run r = Scripts.run(dir.resolve("check.log"), 8, dir.resolve("cluster"), "dataloc-cluster", "--network",
+        "20mbit", "check", dir.resolve("cluster").toString());
+    String out = r.output();
+    assertTrue(r.ended(), "the script ended");
+    Assumptions.assumeFalse(r.exit() == 3, "no network namespaces here: " + out);
+    assertEquals(0, r.exit(), "the check succeeded");
     Map<String, Double> seconds = new HashMap<>();
     Matcher m = Pattern.compile("NETCHECK (\\S+) \\(([^)]*)\\) bytes=(\\d+) block-on=(\\S+) seconds=([0-9.]+)")
         .matcher(out);
@@ -61,10 +48,7 @@ class NetworkClusterTest {
       assertTrue(t > 0.8 * link && t < 1.6 * link, remote + ": " + t + " s, the link's time is " + link + " s");
       assertTrue(local < 0.1 * t, "local " + local + " s against remote " + t + " s");
     }
-    Process ns = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
-    String left = new String(ns.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    ns.waitFor();
-    assertTrue(!left.contains("dl-"), "every namespace removed: " + left);
+    assertEquals("", Scripts.namespacesLeft(), "every namespace removed");
     assertTrue(ProcessHandle.allProcesses().noneMatch(h -> h.info().commandLine().orElse("")
         .contains(dir.resolve("cluster").toString())), "no daemon of this cluster is left running");
   }

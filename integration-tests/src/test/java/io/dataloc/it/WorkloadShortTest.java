@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -30,22 +29,13 @@ class WorkloadShortTest {
 
   @Test
   void everySchedulerRunsTheSameWorkloadAndRemoteMapsAreSlower() throws Exception {
-    Path root = Path.of(System.getProperty("user.dir")).getParent();
     Path out = dir.resolve("workload");
-    Path log = dir.resolve("workload.log");
-    Process p = new ProcessBuilder(root.resolve("bin/dataloc-workload").toString(), "--runs", "1", "--jobs", "6",
-        "--placements", "hot", "--out", out.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    boolean ended = p.waitFor(40, TimeUnit.MINUTES);
-    if (!ended) {
-      p.destroy();
-      new ProcessBuilder(root.resolve("bin/dataloc-cluster").toString(), "stop", out.resolve("cluster").toString())
-          .inheritIO().start().waitFor(2, TimeUnit.MINUTES);
-    }
-    String text = Files.readString(log, StandardCharsets.UTF_8);
-    System.out.println(text);
-    assertTrue(ended, "the workload ended");
-    Assumptions.assumeFalse(p.exitValue() == 3, "no network namespaces here: " + text);
-    assertEquals(0, p.exitValue(), "every run succeeded");
+    Scripts.Run r = Scripts.run(dir.resolve("workload.log"), 40, out.resolve("cluster"), "dataloc-workload", "--runs",
+        "1", "--jobs", "6", "--placements", "hot", "--out", out.toString());
+    String text = r.output();
+    assertTrue(r.ended(), "the workload ended");
+    Assumptions.assumeFalse(r.exit() == 3, "no network namespaces here: " + text);
+    assertEquals(0, r.exit(), "every run succeeded");
     List<String> lines = Files.readAllLines(out.resolve("summary.txt"), StandardCharsets.UTF_8);
     Pattern w = Pattern.compile("^WORKLOAD label=(\\S+)/hot/1 jobs=6 maps=(\\d+) .* data-local=(\\d+) rack-local=(\\d+) "
         + "map-seconds-on-data=([0-9.]+)\\(n=(\\d+)\\) map-seconds-remote=([0-9.]+)\\(n=(\\d+)\\)");
@@ -74,9 +64,6 @@ class WorkloadShortTest {
         "a map away from its data is slower: " + remote / nRemote + " s against " + onData / nOnData + " s");
     assertTrue(Files.size(out.resolve("workload-hot.png")) > 0, "the chart");
     assertTrue(Files.readString(out.resolve("workload.md")).contains("Dataloc over the best stock scheduler"));
-    Process ns = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
-    String left = new String(ns.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    ns.waitFor();
-    assertTrue(!left.contains("dl-"), "every namespace removed: " + left);
+    assertEquals("", Scripts.namespacesLeft(), "every namespace removed");
   }
 }
