@@ -47,8 +47,12 @@ public final class WorkloadReport {
         add(d, "makespan", m.group(9));
         add(d, "map phase", m.group(10));
         add(d, "data-local %", String.valueOf(100.0 * Long.parseLong(m.group(11)) / Long.parseLong(m.group(5))));
-        add(d, "map s on data", m.group(13));
-        add(d, "map s remote", m.group(15));
+        if (Integer.parseInt(m.group(14)) > 0) {
+          add(d, "map s on data", m.group(13));
+        }
+        if (Integer.parseInt(m.group(16)) > 0) {
+          add(d, "map s remote", m.group(15));
+        }
       }
       Matcher n = NET.matcher(line);
       if (n.find()) {
