@@ -74,22 +74,18 @@ class ErrorContainmentTest {
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of(), Scenarios.twoRacks(4), 8192, dir)) {
       LocalityScheduler s = scheduler(c);
       Pair p = aliceAndBob(c);
-      RMApp alice = p.alice();
-      RMApp bob = p.bob();
-      MrJob a = p.a();
-      MrJob b = p.b();
-      assertEquals("planned", report(s, bob).phase());
+      assertEquals("planned", report(s, p.bob()).phase());
       AtomicInteger thrown = new AtomicInteger();
-      s.setFaultInjector(failing(FaultInjector.ASSIGN_MAP, bob.getApplicationId(), 1, thrown));
-      assertTrue(Rounds.runAll(c, List.of(a, b), 300) > 0, a.describe() + " / " + b.describe());
+      s.setFaultInjector(failing(FaultInjector.ASSIGN_MAP, p.bob().getApplicationId(), 1, thrown));
+      assertTrue(Rounds.runAll(c, List.of(p.a(), p.b()), 300) > 0, p.a().describe() + " / " + p.b().describe());
       assertEquals(1, thrown.get(), "the fault fired");
       assertEquals(1, s.datalocMetrics().errors());
       assertEquals(1, s.datalocMetrics().appsContained());
       assertFalse(s.isDegraded(), "one application's error does not degrade the scheduler");
-      assertEquals("contained", report(s, bob).phase());
-      assertTrue(report(s, bob).note().contains("Dataloc error"), report(s, bob).note());
-      assertEquals("planned", report(s, alice).phase());
-      assertEquals(ALICE.size(), a.dataLocal(), "alice keeps her data-local plan: " + a.describe());
+      assertEquals("contained", report(s, p.bob()).phase());
+      assertTrue(report(s, p.bob()).note().contains("Dataloc error"), report(s, p.bob()).note());
+      assertEquals("planned", report(s, p.alice()).phase());
+      assertEquals(ALICE.size(), p.a().dataLocal(), "alice keeps her data-local plan: " + p.a().describe());
     }
   }
 
@@ -99,30 +95,26 @@ class ErrorContainmentTest {
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of(), Scenarios.twoRacks(4), 8192, dir)) {
       LocalityScheduler s = scheduler(c);
       Pair p = aliceAndBob(c);
-      RMApp alice = p.alice();
-      RMApp bob = p.bob();
-      MrJob a = p.a();
-      MrJob b = p.b();
       AtomicInteger thrown = new AtomicInteger();
-      FaultInjector map = failing(FaultInjector.ASSIGN_MAP, bob.getApplicationId(), 1, thrown);
-      FaultInjector other = failing(FaultInjector.ASSIGN_OTHER, bob.getApplicationId(), Integer.MAX_VALUE, thrown);
+      FaultInjector map = failing(FaultInjector.ASSIGN_MAP, p.bob().getApplicationId(), 1, thrown);
+      FaultInjector other = failing(FaultInjector.ASSIGN_OTHER, p.bob().getApplicationId(), Integer.MAX_VALUE, thrown);
       s.setFaultInjector((site, id) -> {
         map.at(site, id);
         other.at(site, id);
       });
-      for (int round = 0; round < 50 && bob.getState() == RMAppState.RUNNING; round++) {
-        b.heartbeat();
+      for (int round = 0; round < 50 && p.bob().getState() == RMAppState.RUNNING; round++) {
+        p.b().heartbeat();
         for (var nm : c.nodeList()) {
           nm.nodeHeartbeat(true);
           c.rm.drainEvents();
         }
       }
-      c.rm.waitForState(bob.getApplicationId(), RMAppState.KILLED);
-      assertTrue(bob.getDiagnostics().toString().contains("Dataloc"), bob.getDiagnostics().toString());
+      c.rm.waitForState(p.bob().getApplicationId(), RMAppState.KILLED);
+      assertTrue(p.bob().getDiagnostics().toString().contains("Dataloc"), p.bob().getDiagnostics().toString());
       assertEquals(1, s.datalocMetrics().appsKilled());
-      assertTrue(Rounds.run(c, a, 300) > 0, "alice is served: " + a.describe());
+      assertTrue(Rounds.run(c, p.a(), 300) > 0, "alice is served: " + p.a().describe());
       assertFalse(s.isDegraded());
-      assertEquals(ALICE.size(), a.dataLocal(), a.describe());
+      assertEquals(ALICE.size(), p.a().dataLocal(), p.a().describe());
     }
   }
 
