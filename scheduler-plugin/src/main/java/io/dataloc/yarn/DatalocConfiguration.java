@@ -54,6 +54,9 @@ public final class DatalocConfiguration {
   public static final Key RATE_RACK = new Key("rate.rack", "0.5", "see rate.local", "service rate β of rack-local maps");
   public static final Key RATE_REMOTE = new Key("rate.remote", "0.2", "see rate.local",
       "service rate γ of off-rack maps");
+  public static final Key COST_LEARN_SAMPLES = new Key("cost.learn-samples", "3", "0 (off) or a whole number >= 1",
+      "raise cost.rack and cost.remote to the ratio of observed map durations (away from the data against on it) "
+          + "once local maps and maps of that level have this many samples each; never below the configured costs");
   public static final Key LEARN_SAMPLES = new Key("rate.learn-samples", "0", "0 (off) or a whole number >= 1",
       "learn the rates from observed container run times once each level has this many samples");
   public static final Key PLAN_BUDGET = new Key("plan.time-budget-ms", "2000", "10..600000",
@@ -109,8 +112,8 @@ public final class DatalocConfiguration {
       "who may administer the queue: kill or change others' applications (enforced with yarn.acl.enable)");
 
   public static final List<Key> KEYS = List.of(ASSIGNER, FALLBACK_ASSIGNER, POLICY, ORDERING, COST_LOCAL, COST_RACK,
-      COST_REMOTE, COST_CONGESTION, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES, PLAN_BUDGET, PLAN_MAX_TASKS,
-      SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
+      COST_REMOTE, COST_CONGESTION, COST_LEARN_SAMPLES, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES,
+      PLAN_BUDGET, PLAN_MAX_TASKS, SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
       MAX_HOSTS_PER_SPLIT, MAX_HOST_LENGTH, MAX_LISTING, MAX_JOB_CONF_BYTES, STAGING_ROOT, PLACEMENT_THREADS,
       PLACEMENT_MAX_WAITING, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, STARVATION, RECOVERY, ACL_SUBMIT,
       ACL_ADMINISTER);
@@ -130,11 +133,12 @@ public final class DatalocConfiguration {
       String assigner, String fallbackAssigner, String policy, String ordering, CostModel cost, long alpha, long beta,
       long gamma, int learnSamples, long planBudgetMs, int planMaxTasks, Set<String> sources, String hintEnv,
       long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed, Bounds bounds,
-      long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds, long recoveryMs) {
+      long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds, long recoveryMs,
+      int costLearnSamples) {
 
     public EngineConfig engineConfig() {
       return new EngineConfig(policy, ordering, assigner, cost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
-          planMaxTasks, seed, starvationRounds);
+          planMaxTasks, seed, starvationRounds, costLearnSamples);
     }
   }
 
@@ -224,7 +228,7 @@ public final class DatalocConfiguration {
     return new Settings(assigner, fallback, policy, ordering, CostModel.of(local, rack, remote, congestion), alpha, beta,
         gamma, learn, budget, maxTasks, sources, hintEnv, readTimeout, mapPriority, nodeDelay, rackDelay, seed, bounds,
         amPermille, aclSubmit, aclAdminister, (int) range(conf, STARVATION, 0, 1_000_000),
-        range(conf, RECOVERY, 0, 86_400_000));
+        range(conf, RECOVERY, 0, 86_400_000), (int) range(conf, COST_LEARN_SAMPLES, 0, 1_000_000));
   }
 
   /** The reference table of the README, generated from the definitions. */

@@ -51,6 +51,7 @@ class DatalocConfigurationTest {
     INVALID.put("maximum-am-resource-percent", "1.5");
     INVALID.put("online.starvation-rounds", "-1");
     INVALID.put("error.recovery-ms", "-5");
+    INVALID.put("cost.learn-samples", "-1");
     INVALID.put("acl.submit-applications", "alice\nbob");
     INVALID.put("acl.administer-queue", "root\radmins");
   }

@@ -35,6 +35,7 @@ public final class DecisionEngine {
   private final EngineState state;
   private final OnlinePolicy policy;
   private final ServiceRates rates;
+  private final CostLearning costs;
   private final Assigner planner;
   private final Map<Long, JobState> jobs = new LinkedHashMap<>();
   private final Map<JobState, List<Integer>> jobTasks = new HashMap<>();
@@ -51,6 +52,7 @@ public final class DecisionEngine {
     this.state = new EngineState(config.seed(), JobOrderings.create(config.ordering()));
     this.policy = OnlinePolicies.create(config.policy(), config.nodeDelay(), config.rackDelay());
     this.rates = new ServiceRates(config.alpha(), config.beta(), config.gamma(), config.learnSamples());
+    this.costs = new CostLearning(config.costLearnSamples());
     this.planner = config.planner().equals("none") ? null
         : Assigners.create(config.planner(), AssignerOptions.defaults().withSeed(config.seed()));
     policy.attach(state, rates);
@@ -198,6 +200,11 @@ public final class DecisionEngine {
    * the problem from without the engine: the caller takes this under its lock in {@code O(hosts)}
    * and builds the problem (linear in the job) outside it. Null if no host is alive.
    */
+  /** The cost model plans are made with now: the configured one, raised by {@link CostLearning}. */
+  public io.dataloc.core.model.CostModel planCost() {
+    return costs.costs(config.planCost());
+  }
+
   public PlanHosts planHosts(java.util.function.IntUnaryOperator jobSlots) {
     int hostCount = state.hostCount();
     int live = 0;
@@ -229,7 +236,7 @@ public final class DecisionEngine {
         c++;
       }
     }
-    return new PlanHosts(names, rackNames, slots, loads, engineHost, state.frozenHostIndex(), config.planCost());
+    return new PlanHosts(names, rackNames, slots, loads, engineHost, state.frozenHostIndex(), planCost());
   }
 
 
@@ -793,6 +800,7 @@ public final class DecisionEngine {
     int host = state.hostOf(task);
     long ticks = Math.max(1, state.now - startedAt[task]);
     rates.learn(state.level(task, host).ordinal(), ticks);
+    costs.observe(state.level(task, host).ordinal(), ticks);
     state.chargeUser(j.user(), ticks);
     j.meanTaskTicks = Math.max(1, (j.meanTaskTicks * j.done + ticks) / (j.done + 1));
     j.running--;

@@ -24,10 +24,13 @@ import io.dataloc.core.online.OnlinePolicies;
  * @param starvation a job with tasks queued for a host that has not been served for this many
  *     decisions is served there first, whatever the policy would pick (0 = never; see
  *     {@link DecisionEngine#onSlotFree(int, java.util.Set)})
+ * @param costLearnSamples plans' locality costs learned from observed durations once local and
+ *     one non-local level have this many samples ({@link CostLearning}; 0 = never)
  */
 public record EngineConfig(
     String policy, String ordering, String planner, CostModel planCost, long alpha, long beta, long gamma,
-    int learnSamples, int nodeDelay, int rackDelay, int maxPlanTasks, long seed, int starvation) {
+    int learnSamples, int nodeDelay, int rackDelay, int maxPlanTasks, long seed, int starvation,
+    int costLearnSamples) {
 
   public EngineConfig {
     OnlinePolicies.create(policy, Math.max(0, nodeDelay), Math.max(0, rackDelay));
@@ -36,54 +39,61 @@ public record EngineConfig(
       Assigners.create(planner, io.dataloc.core.offline.AssignerOptions.defaults());
     }
     new io.dataloc.core.online.ServiceRates(alpha, beta, gamma, 0);
-    if (learnSamples < 0 || nodeDelay < 0 || rackDelay < 0 || maxPlanTasks < 0 || starvation < 0) {
-      throw new IllegalArgumentException("learnSamples, delays, maxPlanTasks and starvation must be >= 0");
+    if (learnSamples < 0 || nodeDelay < 0 || rackDelay < 0 || maxPlanTasks < 0 || starvation < 0
+        || costLearnSamples < 0) {
+      throw new IllegalArgumentException(
+          "learnSamples, delays, maxPlanTasks, starvation and costLearnSamples must be >= 0");
     }
   }
 
   /** JSQ-MaxWeight with stealing, fair sub-queues, BAR plans, Wang et al.'s rates (α 0.8, β 0.5, γ 0.2). */
   public static EngineConfig defaults() {
     return new EngineConfig("jsq-maxweight-steal", "fair", "bar", CostModel.uniform(1, 3), 800, 500, 200, 0, 3, 3,
-        200_000, 1L, 0);
+        200_000, 1L, 0, 0);
   }
 
   public EngineConfig withPolicy(String p) {
     return new EngineConfig(p, ordering, planner, planCost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
-        maxPlanTasks, seed, starvation);
+        maxPlanTasks, seed, starvation, costLearnSamples);
   }
 
   public EngineConfig withOrdering(String o) {
     return new EngineConfig(policy, o, planner, planCost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
-        maxPlanTasks, seed, starvation);
+        maxPlanTasks, seed, starvation, costLearnSamples);
   }
 
   public EngineConfig withPlanner(String p) {
     return new EngineConfig(policy, ordering, p, planCost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
-        maxPlanTasks, seed, starvation);
+        maxPlanTasks, seed, starvation, costLearnSamples);
   }
 
   public EngineConfig withRates(long a, long b, long g) {
     return new EngineConfig(policy, ordering, planner, planCost, a, b, g, learnSamples, nodeDelay, rackDelay,
-        maxPlanTasks, seed, starvation);
+        maxPlanTasks, seed, starvation, costLearnSamples);
   }
 
   public EngineConfig withSeed(long s) {
     return new EngineConfig(policy, ordering, planner, planCost, alpha, beta, gamma, learnSamples, nodeDelay,
-        rackDelay, maxPlanTasks, s, starvation);
+        rackDelay, maxPlanTasks, s, starvation, costLearnSamples);
   }
 
   public EngineConfig withLearning(int samples) {
     return new EngineConfig(policy, ordering, planner, planCost, alpha, beta, gamma, samples, nodeDelay, rackDelay,
-        maxPlanTasks, seed, starvation);
+        maxPlanTasks, seed, starvation, costLearnSamples);
   }
 
   public EngineConfig withStarvation(int decisions) {
     return new EngineConfig(policy, ordering, planner, planCost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
-        maxPlanTasks, seed, decisions);
+        maxPlanTasks, seed, decisions, costLearnSamples);
   }
 
   public EngineConfig withDelays(int node, int rack) {
     return new EngineConfig(policy, ordering, planner, planCost, alpha, beta, gamma, learnSamples, node, rack,
-        maxPlanTasks, seed, starvation);
+        maxPlanTasks, seed, starvation, costLearnSamples);
+  }
+
+  public EngineConfig withCostLearning(int samples) {
+    return new EngineConfig(policy, ordering, planner, planCost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
+        maxPlanTasks, seed, starvation, samples);
   }
 }
