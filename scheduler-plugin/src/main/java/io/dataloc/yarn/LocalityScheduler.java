@@ -696,11 +696,30 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     DatalocConfiguration.Settings s = settings;
     try {
       Future<?> read = readers.submit(() -> read(a, r, ctx, type, s));
-      watchdog.schedule(() -> read.cancel(true), s.readTimeoutMs(), TimeUnit.MILLISECONDS);
+      // The timeout counts from submission: a read still queued behind others when it strikes never
+      // runs, so the job is served from its asks here (a running read is interrupted and does so).
+      watchdog.schedule(() -> {
+        if (read.cancel(true)) {
+          timedOut(a, s);
+        }
+      }, s.readTimeoutMs(), TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.RejectedExecutionException e) {
       dmetrics.placementFailures.incr();
       a.goOnline("placement queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName() + " = "
           + s.bounds().maxWaiting() + " jobs waiting)");
+    }
+  }
+
+  private synchronized void timedOut(AppState a, DatalocConfiguration.Settings s) {
+    holds.enter();
+    try {
+      if (a.phase == Phase.READING && apps.containsKey(a.id)) {
+        dmetrics.placementFailures.incr();
+        a.goOnline("placement read took longer than " + DatalocConfiguration.READ_TIMEOUT.fullName() + " = "
+            + s.readTimeoutMs() + " ms");
+      }
+    } finally {
+      holds.exit("read: timed out");
     }
   }
 
@@ -716,7 +735,6 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       if (t instanceof VirtualMachineError && !(t instanceof OutOfMemoryError)) {
         throw (VirtualMachineError) t;
       }
-      dmetrics.placementFailures.incr();
       String why = t instanceof InterruptedException || t instanceof java.io.InterruptedIOException
           || t instanceof java.nio.channels.ClosedByInterruptException
           ? "placement read took longer than " + DatalocConfiguration.READ_TIMEOUT.fullName() + " = "
@@ -726,7 +744,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       synchronized (this) {
         holds.enter();
         try {
-          if (a.phase == Phase.READING) {
+          if (a.phase == Phase.READING) { // else the watchdog was first (and counted it)
+            dmetrics.placementFailures.incr();
             a.goOnline(why);
           }
         } finally {
