@@ -419,9 +419,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private void fail(String what, Throwable t, ApplicationId blamed) {
     // An OutOfMemoryError here is most likely our own allocation's (it is gone once thrown); the
     // RM's dispatcher would exit on it. Only errors the JVM cannot continue after go on up.
-    if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError) && !(t instanceof OutOfMemoryError)) {
-      throw (VirtualMachineError) t;
-    }
+    rethrowIfFatal(t);
     dmetrics.errors.incr();
     if (blamed != null) {
       try {
@@ -429,15 +427,23 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
           return;
         }
       } catch (Throwable t2) {
-        if (t2 instanceof VirtualMachineError && !(t2 instanceof StackOverflowError)
-            && !(t2 instanceof OutOfMemoryError)) {
-          throw (VirtualMachineError) t2;
-        }
+        rethrowIfFatal(t2);
         t.addSuppressed(t2);
         what = what + " (and then while taking " + blamed + " out of the engine)";
       }
     }
     degrade(what, t);
+  }
+
+  /**
+   * Rethrows what the JVM cannot continue after. An OutOfMemoryError caught here is most likely our
+   * own allocation's (it is gone once thrown) and a StackOverflowError unwound; the RM's dispatcher
+   * would exit on either, so both are handled as any other error.
+   */
+  private static void rethrowIfFatal(Throwable t) {
+    if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError) && !(t instanceof OutOfMemoryError)) {
+      throw (VirtualMachineError) t;
+    }
   }
 
   /**
@@ -700,7 +706,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       // runs, so the job is served from its asks here (a running read is interrupted and does so).
       watchdog.schedule(() -> {
         if (read.cancel(true)) {
-          timedOut(a, s);
+          readFailed(a, timeoutNote(s));
         }
       }, s.readTimeoutMs(), TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -710,16 +716,25 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     }
   }
 
-  private synchronized void timedOut(AppState a, DatalocConfiguration.Settings s) {
+  private static String timeoutNote(DatalocConfiguration.Settings s) {
+    return "placement read took longer than " + DatalocConfiguration.READ_TIMEOUT.fullName() + " = "
+        + s.readTimeoutMs() + " ms";
+  }
+
+  /**
+   * A job whose placement cannot be read is served from its asks, counted once: by the watchdog
+   * or by the read itself, whichever comes first.
+   */
+  private synchronized void readFailed(AppState a, String why) {
     holds.enter();
     try {
       if (a.phase == Phase.READING && apps.containsKey(a.id)) {
         dmetrics.placementFailures.incr();
-        a.goOnline("placement read took longer than " + DatalocConfiguration.READ_TIMEOUT.fullName() + " = "
-            + s.readTimeoutMs() + " ms");
+        LOG.warn("Dataloc: cannot read the block placement of {} ({}); serving it online from its asks", a.id, why);
+        a.goOnline(why);
       }
     } finally {
-      holds.exit("read: timed out");
+      holds.exit("read: failed");
     }
   }
 
@@ -732,26 +747,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         throw new java.io.InterruptedIOException("interrupted");
       }
     } catch (Throwable t) {
-      if (t instanceof VirtualMachineError && !(t instanceof OutOfMemoryError)) {
-        throw (VirtualMachineError) t;
-      }
-      String why = t instanceof InterruptedException || t instanceof java.io.InterruptedIOException
-          || t instanceof java.nio.channels.ClosedByInterruptException
-          ? "placement read took longer than " + DatalocConfiguration.READ_TIMEOUT.fullName() + " = "
-              + s.readTimeoutMs() + " ms"
-          : "placement read failed: " + t.getMessage();
-      LOG.warn("Dataloc: cannot read the block placement of {} ({}); serving it online from its asks", a.id, why);
-      synchronized (this) {
-        holds.enter();
-        try {
-          if (a.phase == Phase.READING) { // else the watchdog was first (and counted it)
-            dmetrics.placementFailures.incr();
-            a.goOnline(why);
-          }
-        } finally {
-          holds.exit("read: failed");
-        }
-      }
+      rethrowIfFatal(t);
+      boolean interrupted = t instanceof InterruptedException || t instanceof java.io.InterruptedIOException
+          || t instanceof java.nio.channels.ClosedByInterruptException;
+      readFailed(a, interrupted ? timeoutNote(s) : "placement read failed: " + t.getMessage());
       return;
     }
     try {
@@ -776,9 +775,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     try {
       planOrThrow(a, placement, budgetMs, fallback);
     } catch (Throwable t) {
-      if (t instanceof VirtualMachineError && !(t instanceof OutOfMemoryError)) {
-        throw (VirtualMachineError) t;
-      }
+      rethrowIfFatal(t);
       dmetrics.plansFailed.incr();
       LOG.warn("Dataloc: planning {} failed; serving it from its asks", a.id, t);
       synchronized (this) {
