@@ -1,6 +1,7 @@
 package io.dataloc.yarn;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationResourceUsageReport;
@@ -27,6 +28,29 @@ public class DatalocAppAttempt extends FiCaSchedulerApp {
   public DatalocAppAttempt(ApplicationAttemptId attemptId, String user, Queue queue, ActiveUsersManager users,
       RMContext rmContext) {
     super(attemptId, user, queue, users, rmContext);
+  }
+
+  /**
+   * Refuses container updates (resource increase or decrease, promotion, demotion): each comes back
+   * to the AM as an update error with this reason on its next allocate response.
+   *
+   * @return how many were refused
+   */
+  public int refuseUpdates(org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates updates,
+      String reason) {
+    if (updates == null) {
+      return 0;
+    }
+    int n = 0;
+    for (var list : List.of(updates.getIncreaseRequests(), updates.getDecreaseRequests(),
+        updates.getPromotionRequests(), updates.getDemotionRequests())) {
+      for (var request : list) {
+        addToUpdateContainerErrors(org.apache.hadoop.yarn.api.records.UpdateContainerError.newInstance(reason,
+            request));
+        n++;
+      }
+    }
+    return n;
   }
 
   /**

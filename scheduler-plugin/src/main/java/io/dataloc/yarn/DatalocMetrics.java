@@ -30,6 +30,8 @@ public class DatalocMetrics {
   @Metric("Applications taken out of the engine after an error in their work (served from their asks)")
   MutableCounterLong appsContained;
   @Metric("Applications killed after a second error in their work") MutableCounterLong appsKilled;
+  @Metric("Applications whose map asks forbid relaxing locality (served from their asks, not planned)")
+  MutableCounterLong appsStrictLocality;
   @Metric("Engine rebuilds after a degraded spell") MutableCounterLong recoveries;
   @Metric("Time of the last plan, ms") MutableGaugeLong lastPlanMillis;
   @Metric("Makespan of the last plan, thousandths of a cost unit") MutableGaugeLong lastPlanMakespan;
@@ -97,6 +99,10 @@ public class DatalocMetrics {
 
   public long appsContained() {
     return appsContained.value();
+  }
+
+  public long appsStrictLocality() {
+    return appsStrictLocality.value();
   }
 
   public long appsKilled() {

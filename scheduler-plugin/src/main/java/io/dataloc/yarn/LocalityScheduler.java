@@ -111,6 +111,9 @@ import org.slf4j.LoggerFactory;
 public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, FiCaSchedulerNode>
     implements Configurable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+  /** What an AM is told of a container update (increase, decrease, promotion, demotion). */
+  static final String UPDATES_REFUSED = "The Dataloc scheduler does not support container updates (resource "
+      + "increase or decrease, promotion or demotion); release the container and ask for a new one";
   /** Bound on {@link HostLevelling} chain moves per plan (each is one search over the job's tasks). */
   private static final int LEVELLING_MOVES = 2_000;
   /** Bound on the engine decisions one free container may try (each excludes one job). */
@@ -159,6 +162,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private volatile FaultInjector faults = FaultInjector.NONE;
   /** Applications whose asks changed since the last reconciliation (written by allocate()). */
   private final Set<ApplicationId> dirty = ConcurrentHashMap.newKeySet();
+  /** Applications that sent a map ask with relaxLocality false (written by allocate, read under the lock). */
+  private final Set<ApplicationId> strictAsks = ConcurrentHashMap.newKeySet();
 
   public LocalityScheduler() {
     super(LocalityScheduler.class.getName());
@@ -635,6 +640,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     try {
       SchedulerApplication<DatalocAppAttempt> app = applications.get(id);
       AppState a = apps.remove(id);
+      strictAsks.remove(id);
       if (a != null) {
         a.dropJob();
         byJob.remove(a.jobId);
@@ -971,19 +977,57 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         return EMPTY_ALLOCATION;
       }
       if (!asks.isEmpty()) {
+        if (forbidsRelaxing(asks)) {
+          strictAsks.add(attemptId.getApplicationId());
+        }
         correctStaleMapAsks(asks, attempt);
         attempt.updateResourceRequests(asks);
         dirty.add(attemptId.getApplicationId());
       }
       attempt.updateBlacklist(blacklistAdditions == null ? Collections.emptyList() : blacklistAdditions,
           blacklistRemovals == null ? Collections.emptyList() : blacklistRemovals);
+      if (attempt.refuseUpdates(updateRequests, UPDATES_REFUSED) > 0) {
+        LOG.warn("Dataloc: refused container updates of {}: {}", attemptId, UPDATES_REFUSED);
+      }
       // Headroom: what the cluster has free now, not when this application last got a container.
       Resource headroom = Resources.clone(free);
       attempt.setHeadroom(headroom);
       attempt.setApplicationHeadroomForMetrics(headroom);
       return new Allocation(attempt.pullNewlyAllocatedContainers(), headroom, null, null, null,
-          attempt.pullUpdatedNMTokens());
+          attempt.pullUpdatedNMTokens(), null, null, null, null, null, rejected(attemptId, schedulingRequests));
     }
+  }
+
+  /**
+   * SchedulingRequests (placement constraints) are refused: each comes back to the AM as rejected.
+   * (With the RM's default placement handler, {@code disabled}, and with {@code scheduler}, the RM
+   * refuses them before they get here; {@code placement-processor} asks {@code
+   * attemptAllocationOnNode}, which refuses.)
+   */
+  private static List<org.apache.hadoop.yarn.api.records.RejectedSchedulingRequest> rejected(
+      ApplicationAttemptId attemptId, List<SchedulingRequest> requests) {
+    if (requests == null || requests.isEmpty()) {
+      return null;
+    }
+    LOG.warn("Dataloc: rejected {} SchedulingRequests of {}: placement constraints are not supported", requests.size(),
+        attemptId);
+    List<org.apache.hadoop.yarn.api.records.RejectedSchedulingRequest> out = new ArrayList<>(requests.size());
+    for (SchedulingRequest r : requests) {
+      out.add(org.apache.hadoop.yarn.api.records.RejectedSchedulingRequest.newInstance(
+          org.apache.hadoop.yarn.api.records.RejectionReason.COULD_NOT_SCHEDULE_ON_NODE, r));
+    }
+    return out;
+  }
+
+  /** Whether a map ask forbids relaxing locality beyond its level (relaxLocality false). */
+  private boolean forbidsRelaxing(List<ResourceRequest> asks) {
+    int mapPriority = settings.mapPriority();
+    for (ResourceRequest r : asks) {
+      if (!r.getRelaxLocality() && r.getPriority() != null && r.getPriority().getPriority() == mapPriority) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -1142,8 +1186,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       if (a != null && a.killed) {
         continue;
       }
-      // A contained application's maps are served here, from its asks, like everything else of it.
-      boolean inEngine = a != null && !a.contained;
+      // The maps of an application out of the engine (after an error, or with strict locality) are
+      // served here, from its asks, like everything else of it.
+      boolean inEngine = a != null && !a.servedFromAsks();
       boolean am = isAmRequest(attempt);
       if (!am && first && exceptMaps && inEngine && asksForMaps(attempt)) {
         continue;
@@ -1184,18 +1229,28 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     return key != null && attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) > 0;
   }
 
-  /** The best locality level the asks allow for this key on this node, or null for none. */
+  /**
+   * The best locality level the asks allow for this key on this node, or null for none. As the
+   * CapacityScheduler reads {@code relaxLocality}: a rack-level ask with it false allows this rack's
+   * nodes only where a node-level ask names them, and the {@code *} ask with it false allows no
+   * node beyond those named by node- or rack-level asks.
+   */
   private NodeType localityFor(DatalocAppAttempt attempt, SchedulerRequestKey key, FiCaSchedulerNode node) {
     var info = attempt.getAppSchedulingInfo();
     if (attempt.getOutstandingAsksCount(key, node.getNodeName()) > 0
         && info.checkAllocation(NodeType.NODE_LOCAL, node, key)) {
       return NodeType.NODE_LOCAL;
     }
-    if (attempt.getOutstandingAsksCount(key, node.getRackName()) > 0
-        && info.checkAllocation(NodeType.RACK_LOCAL, node, key)) {
-      return NodeType.RACK_LOCAL;
+    if (attempt.getOutstandingAsksCount(key, node.getRackName()) > 0) {
+      if (!info.canDelayTo(key, node.getRackName())) {
+        return null;
+      }
+      if (info.checkAllocation(NodeType.RACK_LOCAL, node, key)) {
+        return NodeType.RACK_LOCAL;
+      }
     }
-    return info.checkAllocation(NodeType.OFF_SWITCH, node, key) ? NodeType.OFF_SWITCH : null;
+    return info.canDelayTo(key, ResourceRequest.ANY) && info.checkAllocation(NodeType.OFF_SWITCH, node, key)
+        ? NodeType.OFF_SWITCH : null;
   }
 
   private RMContainer allocateOne(DatalocAppAttempt attempt, SchedulerRequestKey key, FiCaSchedulerNode node,
@@ -1294,7 +1349,15 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         continue;
       }
       NodeType type = localityFor(attempt, key, node);
-      RMContainer c = type == null ? null : allocateOne(attempt, key, node, type);
+      if (type == null) {
+        // The asks do not allow this node (they may have changed since the plan): the task goes
+        // elsewhere and the job sits out this heartbeat here.
+        engine.taskRefused(d.task(), host);
+        excluded.add(d.jobId());
+        reconcile(a, attempt, key, true);
+        continue;
+      }
+      RMContainer c = allocateOne(attempt, key, node, type);
       if (c == null) {
         engine.unpick(d);
         return false;
@@ -1402,7 +1465,17 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       dirty.remove(id);
       AppState a = apps.get(id);
       DatalocAppAttempt attempt = currentAttempt(id);
-      if (a != null && !a.contained && attempt != null) {
+      if (a == null) {
+        strictAsks.remove(id); // an ask that came in as the application ended
+      } else if (!a.strict && strictAsks.contains(id)) {
+        a.strict = true;
+        a.goOnline("its map asks forbid relaxing locality (relaxLocality false): served from them, not planned");
+        dirty.remove(id);
+        dmetrics.appsStrictLocality.incr();
+        LOG.info("Dataloc: {} asks for maps with relaxLocality false; it is served from its asks as the stock "
+            + "schedulers would serve it, not planned", id);
+      }
+      if (a != null && !a.servedFromAsks() && attempt != null) {
         working = id;
         faults.at(FaultInjector.RECONCILE, id);
         reconcile(a, attempt, mapKey(attempt), false);
@@ -1750,7 +1823,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       List<JobReport> out = new ArrayList<>();
       for (AppState a : apps.values()) {
         JobState j = a.jobCreated ? engine.job(a.jobId) : null;
-        String phase = a.killed ? "killed" : a.contained ? "contained" : a.phase.name().toLowerCase();
+        String phase = a.killed ? "killed" : a.contained ? "contained" : a.strict ? "strict locality"
+            : a.phase.name().toLowerCase();
         out.add(new JobReport(a.id.toString(), a.user, phase, a.source, a.planner, a.tasks,
             a.plan, a.planMillis, a.nodeLocal, a.rackLocal, a.offSwitch, j == null ? 0 : j.pending(),
             j == null ? 0 : j.running(), a.note, a.lastReason));
@@ -1784,6 +1858,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     boolean contained;
     /** Killed after a second error: nothing more is allocated to it. */
     boolean killed;
+    /** Its map asks forbid relaxing locality: served from them, never planned (for good). */
+    boolean strict;
     String source = "asks";
     String planner = "none";
     String note = "";
@@ -1808,6 +1884,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       this.id = id;
       this.jobId = jobId;
       this.user = user;
+    }
+
+    /** Out of the engine: its maps are served from its asks as everything else of it is. */
+    boolean servedFromAsks() {
+      return contained || strict;
     }
 
     void goOnline(String why) {

@@ -1,0 +1,112 @@
+package io.dataloc.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dataloc.yarn.LocalityScheduler;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.yarn.api.protocolrecords.AllocateResponse;
+import org.apache.hadoop.yarn.api.records.Container;
+import org.apache.hadoop.yarn.api.records.ContainerState;
+import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
+import org.apache.hadoop.yarn.api.records.ExecutionTypeRequest;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.api.records.ResourceSizing;
+import org.apache.hadoop.yarn.api.records.SchedulingRequest;
+import org.apache.hadoop.yarn.api.records.UpdateContainerError;
+import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Parts of the scheduler contract Dataloc refuses rather than ignores: each refusal reaches the
+ * application in its allocate response (or as the RM's own exception), never silence.
+ */
+class YarnContractTest {
+  @TempDir Path dir;
+
+  private MiniMr cluster(String name) throws Exception {
+    return MiniMr.start(LocalityScheduler.class, Map.of(), Scenarios.twoRacks(4), 8192, dir.resolve(name));
+  }
+
+  /** One running 1-GB container of a fresh application, and its AM. */
+  private static Container oneRunningContainer(MiniMr c, MockAM am) throws Exception {
+    am.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(5), ResourceRequest.ANY,
+        Resource.newInstance(1024, 1), 1)), List.of());
+    for (int round = 0; round < 20; round++) {
+      for (MockNM nm : c.nodeList()) {
+        nm.nodeHeartbeat(true);
+      }
+      c.rm.drainEvents();
+      List<Container> got = am.allocate(List.of(), List.of()).getAllocatedContainers();
+      if (!got.isEmpty()) {
+        Container container = got.get(0);
+        MockNM nm = c.nodes.get(container.getNodeId().getHost());
+        nm.nodeHeartbeat(am.getApplicationAttemptId(), container.getId().getContainerId(), ContainerState.RUNNING);
+        c.rm.drainEvents();
+        return container;
+      }
+    }
+    throw new AssertionError("no container in 20 rounds");
+  }
+
+  /**
+   * An AM asks to grow a running container and to demote it: both come back in the same allocate
+   * response as update errors that say why and what to do (before: accepted and dropped, and the
+   * AM waited for an update that never came).
+   */
+  @Test
+  void containerUpdatesAreRefusedWithAnErrorTheAmSees() throws Exception {
+    try (MiniMr c = cluster("updates")) {
+      RMApp app = c.submit("alice", null);
+      MockAM am = MockRM.launchAndRegisterAM(app, c.rm, c.nodes.get("h1"));
+      Container container = oneRunningContainer(c, am);
+      AllocateResponse r = am.sendContainerUpdateRequest(List.of(UpdateContainerRequest.newInstance(
+          container.getVersion(), container.getId(), ContainerUpdateType.INCREASE_RESOURCE,
+          Resource.newInstance(2048, 1), null)));
+      List<UpdateContainerError> errors = r.getUpdateErrors();
+      assertEquals(1, errors.size(), "one error for the one update: " + errors);
+      assertTrue(errors.get(0).getReason().contains("does not support container updates"), errors.get(0).getReason());
+      assertEquals(container.getId(), errors.get(0).getUpdateContainerRequest().getContainerId());
+      assertTrue(r.getUpdatedContainers().isEmpty(), "nothing was updated");
+      assertEquals(0, ((LocalityScheduler) c.rm.getResourceScheduler()).datalocMetrics().errors());
+    }
+  }
+
+  /**
+   * SchedulingRequests: with the RM's default placement handler the RM itself refuses them with an
+   * exception the AM sees; one that reaches the scheduler (a handler that passes it on) comes back
+   * rejected.
+   */
+  @Test
+  void schedulingRequestsAreRefused() throws Exception {
+    try (MiniMr c = cluster("scheduling-requests")) {
+      RMApp app = c.submit("bob", null);
+      MockAM am = MockRM.launchAndRegisterAM(app, c.rm, c.nodes.get("h1"));
+      SchedulingRequest request = SchedulingRequest.newBuilder().allocationRequestId(7)
+          .priority(Priority.newInstance(1)).executionType(ExecutionTypeRequest.newInstance())
+          .allocationTags(Set.of("web")).resourceSizing(ResourceSizing.newInstance(2, Resource.newInstance(1024, 1)))
+          .build();
+      Exception e = assertThrows(Exception.class, () -> am.allocate(List.of(), List.of(request), List.of()));
+      assertTrue(String.valueOf(e.getMessage()).contains("SchedulingRequest"), e.toString());
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      Allocation direct = s.allocate(am.getApplicationAttemptId(), List.of(), List.of(request), List.of(), null, null,
+          new ContainerUpdates());
+      assertEquals(1, direct.getRejectedRequest().size());
+      assertEquals(request, direct.getRejectedRequest().get(0).getRequest());
+      assertTrue(direct.getContainers().isEmpty());
+    }
+  }
+}
