@@ -212,8 +212,7 @@ class SchedulerContractTest {
   void eventsWithNoMeaningHereAreIgnoredWithoutError() throws Exception {
     try (MiniMr c = cluster("events", Map.of())) {
       LocalityScheduler s = scheduler(c);
-      for (SchedulerEventType type : List.of(SchedulerEventType.NODE_LABELS_UPDATE,
-          SchedulerEventType.NODE_ATTRIBUTES_UPDATE, SchedulerEventType.KILL_RESERVED_CONTAINER,
+      for (SchedulerEventType type : List.of(SchedulerEventType.NODE_ATTRIBUTES_UPDATE, SchedulerEventType.KILL_RESERVED_CONTAINER,
           SchedulerEventType.MARK_CONTAINER_FOR_PREEMPTION, SchedulerEventType.MARK_CONTAINER_FOR_KILLABLE,
           SchedulerEventType.MARK_CONTAINER_FOR_NONKILLABLE, SchedulerEventType.MANAGE_QUEUE,
           SchedulerEventType.AUTO_QUEUE_DELETION)) {

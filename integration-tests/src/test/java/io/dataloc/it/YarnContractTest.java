@@ -14,6 +14,7 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerUpdateType;
 import org.apache.hadoop.yarn.api.records.ExecutionTypeRequest;
+import org.apache.hadoop.yarn.api.records.NodeLabel;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
@@ -21,14 +22,19 @@ import org.apache.hadoop.yarn.api.records.ResourceSizing;
 import org.apache.hadoop.yarn.api.records.SchedulingRequest;
 import org.apache.hadoop.yarn.api.records.UpdateContainerError;
 import org.apache.hadoop.yarn.api.records.UpdateContainerRequest;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.Allocation;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Parts of the scheduler contract Dataloc refuses rather than ignores: each refusal reaches the
@@ -83,6 +89,63 @@ class YarnContractTest {
       assertTrue(r.getUpdatedContainers().isEmpty(), "nothing was updated");
       assertEquals(0, ((LocalityScheduler) c.rm.getResourceScheduler()).datalocMetrics().errors());
     }
+  }
+
+  /**
+   * An administrator puts h4 in an exclusive node-label partition. Asks that name no label (here
+   * at the map priority, half of them asking for h4 by name) never get a container there, as under
+   * the CapacityScheduler; the other three hosts fill up (h1 also holds the AM).
+   */
+  @ParameterizedTest
+  @ValueSource(classes = {LocalityScheduler.class, CapacityScheduler.class})
+  void aNodeInALabelledPartitionGetsNoUnlabelledWork(Class<? extends ResourceScheduler> scheduler) throws Exception {
+    try (MiniMr c = MiniMr.start(scheduler, Map.of(YarnConfiguration.NODE_LABELS_ENABLED, "true"),
+        Scenarios.twoRacks(4), 8192, dir.resolve("labels-" + scheduler.getSimpleName()))) {
+      label(c, "h4", "gpu");
+      MockAM am = MockRM.launchAndRegisterAM(c.submit("carol", null), c.rm, c.nodes.get("h1"));
+      Priority map = Priority.newInstance(MrJob.MAP_PRIORITY);
+      Resource gb = Resource.newInstance(1024, 1);
+      am.allocate(List.of(ResourceRequest.newInstance(map, "h4", gb, 16), ResourceRequest.newInstance(map, "/r2", gb, 16),
+          ResourceRequest.newInstance(map, ResourceRequest.ANY, gb, 32)), List.of());
+      Map<String, Integer> got = new java.util.TreeMap<>();
+      for (int round = 0; round < 20; round++) {
+        for (MockNM nm : c.nodeList()) {
+          nm.nodeHeartbeat(true);
+        }
+        c.rm.drainEvents();
+        am.allocate(List.of(), List.of()).getAllocatedContainers()
+            .forEach(x -> got.merge(x.getNodeId().getHost(), 1, Integer::sum));
+      }
+      assertEquals(Map.of("h1", 7, "h2", 8, "h3", 8), got, "nothing on h4; the rest full");
+    }
+  }
+
+  /**
+   * Dataloc's queue may use no node label, so the RM refuses an ask naming one, with an exception
+   * the AM sees that names the label (the CapacityScheduler would serve it in the label's
+   * partition).
+   */
+  @Test
+  void asksNamingANodeLabelAreRefused() throws Exception {
+    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of(YarnConfiguration.NODE_LABELS_ENABLED, "true"),
+        Scenarios.twoRacks(4), 8192, dir.resolve("label-asks"))) {
+      label(c, "h4", "gpu");
+      MockAM am = MockRM.launchAndRegisterAM(c.submit("dave", null), c.rm, c.nodes.get("h1"));
+      ResourceRequest ask = ResourceRequest.newInstance(Priority.newInstance(5), ResourceRequest.ANY,
+          Resource.newInstance(1024, 1), 1);
+      ask.setNodeLabelExpression("gpu");
+      Exception e = assertThrows(Exception.class, () -> am.allocate(List.of(ask), List.of()));
+      assertTrue(String.valueOf(e.getMessage()).contains("gpu"), e.toString());
+    }
+  }
+
+  private static void label(MiniMr c, String host, String label) throws Exception {
+    var labels = c.rm.getRMContext().getNodeLabelManager();
+    labels.addToCluserNodeLabels(Set.of(NodeLabel.newInstance(label, true)));
+    labels.replaceLabelsOnNode(Map.of(c.nodes.get(host).getNodeId(), Set.of(label)));
+    c.rm.drainEvents();
+    assertEquals(label, c.rm.getResourceScheduler().getSchedulerNode(c.nodes.get(host).getNodeId()).getPartition(),
+        "the scheduler's node is in the partition");
   }
 
   /**

@@ -34,6 +34,7 @@ import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerExitStatus;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.QueueACL;
 import org.apache.hadoop.yarn.api.records.QueueInfo;
 import org.apache.hadoop.yarn.api.records.QueueUserACLInfo;
@@ -71,6 +72,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptR
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerExpiredSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeLabelsUpdateSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemovedSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeResourceUpdateSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
@@ -406,9 +408,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
             SchedulerUtils.RELEASED_CONTAINER), RMContainerEventType.RELEASED);
       }
-      // Node labels and attributes, reservations, preemption marks and queue management have no
-      // meaning in Dataloc's single queue without preemption: deliberately ignored.
-      case NODE_LABELS_UPDATE, NODE_ATTRIBUTES_UPDATE, KILL_RESERVED_CONTAINER, MARK_CONTAINER_FOR_PREEMPTION,
+      case NODE_LABELS_UPDATE -> labelsChanged((NodeLabelsUpdateSchedulerEvent) event);
+      // Node attributes, reservations, preemption marks and queue management have no meaning in
+      // Dataloc's single queue without preemption: deliberately ignored.
+      case NODE_ATTRIBUTES_UPDATE, KILL_RESERVED_CONTAINER, MARK_CONTAINER_FOR_PREEMPTION,
           MARK_CONTAINER_FOR_KILLABLE, MARK_CONTAINER_FOR_NONKILLABLE, MANAGE_QUEUE, AUTO_QUEUE_DELETION ->
           LOG.debug("Ignoring {}", event.getType());
       default -> LOG.warn("Unknown scheduler event {}; ignoring", event.getType());
@@ -516,12 +519,50 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private synchronized void addNode(RMNode rmNode) {
     holds.enter();
     try {
-      FiCaSchedulerNode node = new FiCaSchedulerNode(rmNode, usePortForNodeName);
+      FiCaSchedulerNode node = new FiCaSchedulerNode(rmNode, usePortForNodeName, rmNode.getNodeLabels());
       nodeTracker.addNode(node);
+      // The scheduler tells the label manager which nodes are live: it sends label changes for
+      // live nodes only.
+      if (rmContext.getNodeLabelManager() != null) {
+        rmContext.getNodeLabelManager().activateNode(node.getNodeID(), node.getTotalResource());
+      }
+      if (labelled(node)) {
+        LOG.warn("Dataloc: node {} is in node-label partition '{}': Dataloc serves the default partition only, so "
+            + "this node gets no containers", node.getNodeName(), node.getPartition());
+      }
       engine.addHost(node.getNodeName(), node.getRackName(), slots(node));
       refreshFree();
     } finally {
       holds.exit("addNode");
+    }
+  }
+
+  /**
+   * Dataloc serves the default partition only (its queue may use no node label, so the RM refuses
+   * asks that name one): a node an administrator puts in a labelled partition gets no containers
+   * and no maps are planned on it, as the CapacityScheduler keeps an exclusive partition's nodes
+   * from asks without its label.
+   */
+  private static boolean labelled(FiCaSchedulerNode node) {
+    String p = node.getPartition();
+    return p != null && !p.isEmpty();
+  }
+
+  private synchronized void labelsChanged(NodeLabelsUpdateSchedulerEvent e) {
+    holds.enter();
+    try {
+      for (Map.Entry<NodeId, Set<String>> entry : e.getUpdatedNodeToLabels().entrySet()) {
+        FiCaSchedulerNode node = nodeTracker.getNode(entry.getKey());
+        if (node == null) {
+          continue;
+        }
+        node.updateLabels(entry.getValue());
+        LOG.info("Dataloc: node {} is now in partition '{}'{}", node.getNodeName(), node.getPartition(),
+            labelled(node) ? ": it gets no containers (Dataloc serves the default partition only)" : "");
+        mapSlots(node);
+      }
+    } finally {
+      holds.exit("labelsChanged");
     }
   }
 
@@ -556,6 +597,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
             SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
       }
       nodeTracker.removeNode(rmNode.getNodeID());
+      if (rmContext.getNodeLabelManager() != null) {
+        rmContext.getNodeLabelManager().deactivateNode(rmNode.getNodeID());
+      }
       refreshFree();
       int h = engine.state().hostIndex(node.getNodeName());
       if (h >= 0) {
@@ -1077,7 +1121,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         // AMs (within the AM limit) and the work of applications not waiting for maps first; then
         // the maps; then what is left (reduces, retried maps) of applications still waiting for
         // maps, so a reduce never takes the container one of its job's maps could have had.
-        for (int guard = 0; guard < 10_000 && fits(node, minimumAllocation); guard++) {
+        for (int guard = 0; guard < 10_000 && !labelled(node) && fits(node, minimumAllocation); guard++) {
           working = null;
           if (assignOther(node, !degraded, true)) {
             continue;
@@ -1137,7 +1181,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       return;
     }
     long min = Math.max(1, minimumAllocation.getMemorySize());
-    long free = Math.max(0, node.getUnallocatedResource().getMemorySize());
+    long free = labelled(node) ? 0 : Math.max(0, node.getUnallocatedResource().getMemorySize());
     int now = (int) Math.min(slots(node), free / min + engine.state().running(h));
     if (now != engine.state().slots(h)) {
       engine.setSlots(h, now);
