@@ -42,7 +42,18 @@ class WorkPreservingRestartTest {
       assertTrue(runningBefore > 0, "maps run before the restart");
 
       Map<String, List<NMContainerStatus>> reported = job.runningContainers("h1");
-      c = c.restart(reported);
+      // An opportunistic container (another scheduler before the restart may have made one) runs
+      // on h2 besides: it is recovered but never counted in the scheduler's use.
+      var opportunistic = org.apache.hadoop.yarn.api.records.ContainerId.newContainerId(
+          app.getCurrentAppAttempt().getAppAttemptId(), 999);
+      Map<String, List<NMContainerStatus>> withOpportunistic = new java.util.HashMap<>();
+      reported.forEach((h, l) -> withOpportunistic.put(h, new java.util.ArrayList<>(l)));
+      withOpportunistic.computeIfAbsent("h2", h -> new java.util.ArrayList<>()).add(NMContainerStatus.newInstance(
+          opportunistic, 0, org.apache.hadoop.yarn.api.records.ContainerState.RUNNING,
+          org.apache.hadoop.yarn.api.records.Resource.newInstance(1024, 1), "running", 0,
+          org.apache.hadoop.yarn.api.records.Priority.newInstance(MrJob.MAP_PRIORITY), 0, "",
+          org.apache.hadoop.yarn.api.records.ExecutionType.OPPORTUNISTIC, -1));
+      c = c.restart(withOpportunistic);
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
       for (List<NMContainerStatus> list : reported.values()) {
         for (NMContainerStatus st : list) {
@@ -51,7 +62,10 @@ class WorkPreservingRestartTest {
       }
       int recovered = reported.values().stream().mapToInt(List::size).sum();
       assertEquals(runningBefore + 1, recovered);
-      assertEquals(recovered * 1024L, s.getUsedResource().getMemorySize(), "scheduler accounting");
+      assertNotNull(s.getRMContainer(opportunistic), "the opportunistic container is recovered");
+      assertEquals(recovered * 1024L, s.getUsedResource().getMemorySize(),
+          "scheduler accounting: the guaranteed containers only (before: the opportunistic one too)");
+      assertEquals(1024L, s.amMemoryUsed(), "the recovered AM counts against the AM limit (before: 0)");
       assertEquals(recovered, s.getRootQueueMetrics().getAllocatedContainers(), "queue metrics");
       for (Map.Entry<String, MockNM> e : c.nodes.entrySet()) {
         SchedulerNode node = s.getSchedulerNode(e.getValue().getNodeId());
@@ -63,7 +77,12 @@ class WorkPreservingRestartTest {
       assertTrue(rounds > 0, "every map finished after the restart: " + job.describe());
       assertEquals(splits.size(), job.perHost().values().stream().mapToInt(Integer::intValue).sum());
       assertTrue(s.jobReports().get(0).note().contains("restart"), s.jobReports().toString());
+      // The opportunistic container ends: the scheduler's use does not drop below the AM's.
+      c.nodes.get("h2").nodeHeartbeat(app.getCurrentAppAttempt().getAppAttemptId(), 999,
+          org.apache.hadoop.yarn.api.records.ContainerState.COMPLETE);
+      c.rm.drainEvents();
       assertEquals(1024L, s.getUsedResource().getMemorySize(), "only the AM container is left");
+      assertEquals(1024L, s.amMemoryUsed());
     } finally {
       c.close();
     }

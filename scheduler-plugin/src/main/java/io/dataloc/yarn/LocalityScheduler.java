@@ -194,7 +194,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     metrics = QueueMetrics.forQueue(DatalocQueue.NAME, null, false, configuration);
     users = new ActiveUsersManager(metrics);
     queue = new DatalocQueue(metrics, users, this::getClusterResource, () -> used,
-        c -> Resources.addTo(used, c.getAllocatedResource()));
+        this::recovered);
     queue.setAcls(settings.aclSubmit(), settings.aclAdminister());
     dmetrics = DatalocMetrics.register();
     rmConf = new Configuration(configuration);
@@ -1696,7 +1696,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       if (node != null) {
         node.releaseContainer(rmContainer.getContainerId(), false);
       }
-      if (removed) {
+      if (removed && container.getExecutionType() != org.apache.hadoop.yarn.api.records.ExecutionType.OPPORTUNISTIC) {
         Resources.subtractFrom(used, container.getResource());
       }
       refreshFree();
@@ -1718,12 +1718,39 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     return attempt == null ? null : attempt.getRMContainer(containerId);
   }
 
+  /**
+   * A container recovered after a restart (called by the queue, under the lock): a guaranteed one
+   * counts in {@code used}; an opportunistic one runs in a node's spare room and never does (Dataloc
+   * allocates none; only a scheduler before the restart can have).
+   */
+  private void recovered(RMContainer c) {
+    if (c.getExecutionType() != org.apache.hadoop.yarn.api.records.ExecutionType.OPPORTUNISTIC) {
+      Resources.addTo(used, c.getAllocatedResource());
+    }
+  }
+
+  /**
+   * Containers a node reports as it registers with a restarted RM. The RM marks an attempt's AM
+   * container only once it is recovered: it then counts against the AM limit, as one allocated here.
+   */
   @Override
   public synchronized void recoverContainersOnNode(
       List<org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus> reports, RMNode nm) {
     holds.enter();
     try {
       super.recoverContainersOnNode(reports, nm);
+      if (reports == null) {
+        return;
+      }
+      for (var report : reports) {
+        RMContainer c = getRMContainer(report.getContainerId());
+        if (c != null && c.isAMContainer() && c.getState() != RMContainerState.COMPLETED
+            && !amContainers.containsKey(c.getContainerId())) {
+          amContainers.put(c.getContainerId(), c.getAllocatedResource());
+          Resources.addTo(amUsed, c.getAllocatedResource());
+        }
+      }
+      refreshFree();
     } finally {
       holds.exit("recoverContainersOnNode");
     }
