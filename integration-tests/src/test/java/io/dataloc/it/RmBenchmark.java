@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
 
@@ -45,7 +46,7 @@ public final class RmBenchmark {
 
   record Result(String scheduler, Shape shape, double p50, double p99, int heartbeats, double schedulerSeconds,
       long allocations, int placedRound, int rounds, double placeWallSeconds, int local, int rack, int off,
-      int maxOnHost, double maxHeartbeatMicros, String maxLockHold) {
+      int maxOnHost, double maxHeartbeatMicros, String maxLockHold, double emptyHeartbeatP50) {
     int ideal() {
       return (shape.tasks() + shape.nodes() - 1) / shape.nodes();
     }
@@ -53,6 +54,10 @@ public final class RmBenchmark {
 
   public static void main(String[] args) throws Exception {
     Map<String, String> opts = parse(args);
+    if (opts.containsKey("idle")) {
+      idleApps(opts);
+      return;
+    }
     List<Shape> shapes = new ArrayList<>();
     for (String s : opts.getOrDefault("runs", "1000:10:1000,5000:20:2500").split(",")) {
       String[] p = s.split(":");
@@ -92,6 +97,46 @@ public final class RmBenchmark {
     }
   }
 
+  /**
+   * {@code --idle NODES:MAPS:N1,N2,...}: one job of MAPS maps on NODES nodes beside N1, N2, ...
+   * idle applications, under each scheduler: how a heartbeat's cost grows with applications that
+   * wait for nothing.
+   */
+  private static void idleApps(Map<String, String> opts) throws Exception {
+    String[] p = opts.get("idle").split(":");
+    int nodes = Integer.parseInt(p[0]);
+    int maps = Integer.parseInt(p[1]);
+    List<String> schedulers = List.of(opts.getOrDefault("schedulers", "dataloc-bar,capacity").split(","));
+    Path out = Path.of(opts.getOrDefault("out", "target/rm-bench"));
+    Files.createDirectories(out);
+    MiniMr.quiet = true;
+    for (String scheduler : schedulers) {
+      run(scheduler, new Shape(200, 4, 500), 0, true, out.resolve("work")); // warm-up, discarded
+    }
+    StringBuilder sb = new StringBuilder("| scheduler | idle applications | heartbeat with nothing to run, p50 µs"
+        + " | heartbeat p50 µs | heartbeat p99 µs"
+        + " | heartbeat max µs | longest lock hold (wall / CPU) | rounds to place every map | rounds to finish"
+        + " | node / rack / off-switch |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (String n : p[2].split(",")) {
+      int idle = Integer.parseInt(n);
+      for (String scheduler : schedulers) {
+        System.out.printf(Locale.ROOT, "%s: %d nodes, one job of %d maps, %d idle applications ...%n", scheduler, nodes,
+            maps, idle);
+        Result r = run(scheduler, new Shape(nodes, 1, maps), idle, true, out.resolve("work"));
+        String row = String.format(Locale.ROOT,
+            "| %s | %,d | %.1f | %.0f | %.0f | %,.0f | %s | %d | %d | %.1f%% / %.1f%% / %.1f%% |",
+            scheduler, idle, r.emptyHeartbeatP50(), r.p50(), r.p99(), r.maxHeartbeatMicros(), r.maxLockHold(),
+            r.placedRound(), r.rounds(),
+            100.0 * r.local() / maps, 100.0 * r.rack() / maps, 100.0 * r.off() / maps);
+        System.out.println("  " + row);
+        sb.append(row).append('\n');
+      }
+    }
+    System.out.println();
+    System.out.println(sb);
+    Files.writeString(out.resolve("idle-apps.md"), sb.toString());
+  }
+
   private static Map<String, String> parse(String[] args) {
     Map<String, String> m = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {
@@ -118,15 +163,42 @@ public final class RmBenchmark {
   }
 
   static Result run(String scheduler, Shape shape, Path work) throws Exception {
+    return run(scheduler, shape, 0, false, work);
+  }
+
+  /**
+   * As {@link #run(String, Shape, Path)}, with {@code idle} applications beside the jobs: each has
+   * its AM running and asks for nothing more (a job in its reduce phase with every container it
+   * wants, a long-running service), as a shared RM holds hundreds of. With {@code awaitPlans}, the
+   * rounds start once Dataloc has planned every job (otherwise how many rounds pass while the
+   * plans are made depends on how long a round takes).
+   */
+  static Result run(String scheduler, Shape shape, int idle, boolean awaitPlans, Path work) throws Exception {
     Map<String, String> topology = Scenarios.racks(shape.nodes(), 40);
-    Path dir = work.resolve(scheduler + "-" + shape.nodes());
+    Path dir = work.resolve(scheduler + "-" + shape.nodes() + "-" + idle);
     MiniMr.deleteQuietly(dir);
-    try (MiniMr c = MiniMr.start(schedulerClass(scheduler), settings(scheduler), topology, 8192, dir)) {
+    Map<String, String> settings = new HashMap<>(settings(scheduler));
+    if (idle > 0) {
+      // Room for every idle AM: their containers are what is measured around, not the AM limit.
+      settings.put("yarn.scheduler.dataloc.maximum-am-resource-percent", "1.0");
+      settings.put("yarn.scheduler.capacity.maximum-am-resource-percent", "1.0");
+    }
+    try (MiniMr c = MiniMr.start(schedulerClass(scheduler), settings, topology, 8192, dir)) {
+      List<MockNM> all = c.nodeList();
+      for (int i = 0; i < idle; i++) {
+        MockRM.launchAndRegisterAM(c.submit("idle" + (i % 8), null), c.rm, all.get(i % all.size()));
+      }
       List<MrJob> jobs = new ArrayList<>();
       for (int a = 0; a < shape.apps(); a++) {
         List<List<String>> splits = Scenarios.hdfs(shape.tasksPerApp(), topology, 1000L * shape.nodes() + a);
         RMApp app = c.submit("user" + (a % 4), splits);
         jobs.add(c.launch(app, "h" + (1 + (long) a * shape.nodes() / shape.apps()), splits));
+      }
+      if (awaitPlans && c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
+        for (int i = 0; i < 6000 && s.jobReports().stream().anyMatch(
+            j -> j.phase().equals("reading") || j.phase().equals("planning")); i++) {
+          Thread.sleep(10);
+        }
       }
       SchedulerClock.reset();
       if (c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
@@ -187,9 +259,21 @@ public final class RmBenchmark {
       if (c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
         System.out.println("  lock holds: " + s.lockHoldReport());
       }
-      return new Result(scheduler, shape, SchedulerClock.heartbeatMicros(0.5), SchedulerClock.heartbeatMicros(0.99),
-          SchedulerClock.heartbeats(), SchedulerClock.schedulerSeconds(), allocations, placedRound, round, placeWall,
-          local, rack, off, max, SchedulerClock.heartbeatMicros(1.0), hold);
+      double p50 = SchedulerClock.heartbeatMicros(0.5);
+      double p99 = SchedulerClock.heartbeatMicros(0.99);
+      double maxHeartbeat = SchedulerClock.heartbeatMicros(1.0);
+      int heartbeats = SchedulerClock.heartbeats();
+      double schedulerSeconds = SchedulerClock.schedulerSeconds();
+      // Then heartbeats with nothing left to run: what walking the applications costs by itself.
+      SchedulerClock.reset();
+      for (int r = 0; r < 10; r++) {
+        for (MockNM nm : nodes) {
+          nm.nodeHeartbeat(true);
+        }
+        c.rm.drainEvents();
+      }
+      return new Result(scheduler, shape, p50, p99, heartbeats, schedulerSeconds, allocations, placedRound, round,
+          placeWall, local, rack, off, max, maxHeartbeat, hold, SchedulerClock.heartbeatMicros(0.5));
     }
   }
 

@@ -164,6 +164,12 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private volatile FaultInjector faults = FaultInjector.NONE;
   /** Applications whose asks changed since the last reconciliation (written by allocate()). */
   private final Set<ApplicationId> dirty = ConcurrentHashMap.newKeySet();
+  /**
+   * Applications that may have requests the engine does not serve (AM, reduces, retried maps, other
+   * priorities, maps of applications out of the engine), in submission order (under the lock).
+   */
+  private final java.util.TreeSet<ApplicationId> otherWork = new java.util.TreeSet<>();
+  private long lastOtherSweep;
   /** Applications that sent a map ask with relaxLocality false (written by allocate, read under the lock). */
   private final Set<ApplicationId> strictAsks = ConcurrentHashMap.newKeySet();
 
@@ -685,6 +691,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       SchedulerApplication<DatalocAppAttempt> app = applications.get(id);
       AppState a = apps.remove(id);
       strictAsks.remove(id);
+      otherWork.remove(id);
       if (a != null) {
         a.dropJob();
         byJob.remove(a.jobId);
@@ -1216,56 +1223,100 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   /**
    * Serves one container of a request the engine does not manage (or of any request when
-   * {@code exceptMaps} is false): applications in order, priorities in order, node-local, then
-   * rack-local, then off-switch. ApplicationMaster containers only within the AM limit. With
-   * {@code first}, only AM containers and the requests of applications that ask for no maps now.
+   * {@code exceptMaps} is false, while degraded): applications in submission order, priorities in
+   * order, node-local, then rack-local, then off-switch. ApplicationMaster containers only within
+   * the AM limit. With {@code first}, only AM containers and the requests of applications that ask
+   * for no maps now.
+   *
+   * <p>Only applications that may have such requests are walked ({@link #otherWork}), so a
+   * heartbeat's cost does not grow with applications that wait for nothing (AMs with every
+   * container they asked for, jobs whose only asks are the engine's maps). One found to have none
+   * leaves the set; a change of its asks, its leaving the engine, and a sweep every second put it
+   * back.
    */
   private boolean assignOther(FiCaSchedulerNode node, boolean exceptMaps, boolean first) {
-    for (SchedulerApplication<DatalocAppAttempt> app : applications.values()) {
-      DatalocAppAttempt attempt = app.getCurrentAppAttempt();
-      if (attempt == null || attempt.isStopped() || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
-        continue;
-      }
-      AppState a = apps.get(attempt.getApplicationId());
-      if (a != null && a.killed) {
-        continue;
-      }
-      // The maps of an application out of the engine (after an error, or with strict locality) are
-      // served here, from its asks, like everything else of it.
-      boolean inEngine = a != null && !a.servedFromAsks();
-      boolean am = isAmRequest(attempt);
-      if (!am && first && exceptMaps && inEngine && asksForMaps(attempt)) {
-        continue;
-      }
-      for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
-        if (exceptMaps && isMapKey(key) && inEngine && !am) {
-          continue;
-        }
-        if (attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0) {
-          continue;
-        }
-        if (am && !amFits(attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource())) {
-          dmetrics.amLimited.incr();
-          break;
-        }
-        NodeType type = localityFor(attempt, key, node);
-        if (type == null) {
-          continue;
-        }
-        working = attempt.getApplicationId();
-        faults.at(FaultInjector.ASSIGN_OTHER, working);
-        RMContainer c = allocateOne(attempt, key, node, type);
-        if (c != null) {
-          if (isMapKey(key)) {
-            countMap(type, a, node.getNodeName());
-          } else {
-            dmetrics.otherContainers.incr();
-          }
+    if (!exceptMaps) {
+      for (SchedulerApplication<DatalocAppAttempt> app : applications.values()) {
+        if (serveOther(app.getCurrentAppAttempt(), node, false, first) == Served.CONTAINER) {
           return true;
         }
       }
+      return false;
+    }
+    sweepOtherWork();
+    for (java.util.Iterator<ApplicationId> it = otherWork.iterator(); it.hasNext();) {
+      Served s = serveOther(currentAttempt(it.next()), node, true, first);
+      if (s == Served.CONTAINER) {
+        return true;
+      }
+      if (s == Served.NO_WORK) {
+        it.remove();
+      }
     }
     return false;
+  }
+
+  /** What {@link #serveOther} did for one application on one node. */
+  private enum Served { CONTAINER, NOT_HERE, NO_WORK }
+
+  /** Puts every application back in {@link #otherWork} once a second: no missed change starves one. */
+  private void sweepOtherWork() {
+    long now = System.nanoTime();
+    if (now - lastOtherSweep < TimeUnit.SECONDS.toNanos(1)) {
+      return;
+    }
+    lastOtherSweep = now;
+    otherWork.addAll(applications.keySet());
+  }
+
+  private Served serveOther(DatalocAppAttempt attempt, FiCaSchedulerNode node, boolean exceptMaps, boolean first) {
+    if (attempt == null || attempt.isStopped()) {
+      return Served.NO_WORK;
+    }
+    AppState a = apps.get(attempt.getApplicationId());
+    if (a != null && a.killed) {
+      return Served.NO_WORK;
+    }
+    if (SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
+      return Served.NOT_HERE;
+    }
+    // The maps of an application out of the engine (after an error, or with strict locality) are
+    // served here, from its asks, like everything else of it.
+    boolean inEngine = a != null && !a.servedFromAsks();
+    boolean am = isAmRequest(attempt);
+    if (!am && first && exceptMaps && inEngine && asksForMaps(attempt)) {
+      return Served.NOT_HERE;
+    }
+    boolean work = false;
+    for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+      if (exceptMaps && isMapKey(key) && inEngine && !am) {
+        continue;
+      }
+      if (attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0) {
+        continue;
+      }
+      work = true;
+      if (am && !amFits(attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource())) {
+        dmetrics.amLimited.incr();
+        break;
+      }
+      NodeType type = localityFor(attempt, key, node);
+      if (type == null) {
+        continue;
+      }
+      working = attempt.getApplicationId();
+      faults.at(FaultInjector.ASSIGN_OTHER, working);
+      RMContainer c = allocateOne(attempt, key, node, type);
+      if (c != null) {
+        if (isMapKey(key)) {
+          countMap(type, a, node.getNodeName());
+        } else {
+          dmetrics.otherContainers.incr();
+        }
+        return Served.CONTAINER;
+      }
+    }
+    return work ? Served.NOT_HERE : Served.NO_WORK;
   }
 
   private boolean asksForMaps(DatalocAppAttempt attempt) {
@@ -1509,6 +1560,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       dirty.remove(id);
       AppState a = apps.get(id);
       DatalocAppAttempt attempt = currentAttempt(id);
+      if (attempt != null) {
+        otherWork.add(id); // its asks changed: it may want something the engine does not serve
+      }
       if (a == null) {
         strictAsks.remove(id); // an ask that came in as the application ended
       } else if (!a.strict && strictAsks.contains(id)) {
@@ -1963,6 +2017,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     }
 
     void goOnline(String why) {
+      otherWork.add(id);
       if (phase == Phase.PLANNED || jobCreated) {
         dropJob();
       }
