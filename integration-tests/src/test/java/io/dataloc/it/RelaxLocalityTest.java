@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code relaxLocality} as the scheduler contract defines it, with the stock schedulers' result
  * as the expected one: each case runs under Dataloc, the CapacityScheduler and the FairScheduler,
  * at the map priority (which Dataloc's engine serves) and at another (served from the asks), and
- * all must give the same hosts. Four hosts: h1, h2 on /r1; h3, h4 on /r2; 8 GB each.
+ * each must give the hosts the case expects — the CapacityScheduler excepted where it serves
+ * rack-strict asks never (see {@link #rackStrictSchedulers}). Four hosts: h1, h2 on /r1; h3, h4 on /r2; 8 GB each.
  */
 class RelaxLocalityTest {
   @TempDir Path dir;
@@ -166,6 +167,29 @@ class RelaxLocalityTest {
         assertEquals(1, s.datalocMetrics().appsStrictLocality());
         assertEquals("strict locality", s.jobReports().get(0).phase());
       }
+      noErrors(c);
+    }
+  }
+
+  /**
+   * relaxLocality false on node-level asks restricts nothing (YARN reads the flag of the level a
+   * container relaxes to), nor does it on asks for no containers: a planned job that sends such
+   * asks keeps its plan.
+   */
+  @org.junit.jupiter.api.Test
+  void nodeLevelAndEmptyStrictAsksKeepThePlan() throws Exception {
+    try (MiniMr c = cluster(LocalityScheduler.class, "keeps-plan")) {
+      List<List<String>> splits = Scenarios.spread(8, 4, 2, 23);
+      RMApp app = c.submit("erin", splits);
+      MockAM am = MockRM.launchAndRegisterAM(app, c.rm, c.nodes.get("h1"));
+      LocalityComparisonTest.awaitPlan(c);
+      int p = MrJob.MAP_PRIORITY;
+      Map<String, Integer> got = serve(c, am, List.of(ask(p, "h2", 4, false), ask(p, "h3", 4, false),
+          ask(p, "/r2", 0, false), ask(p, "/r1", 4, true), ask(p, ResourceRequest.ANY, 8, true)), 20);
+      assertEquals(8, got.values().stream().mapToInt(Integer::intValue).sum(), "all served: " + got);
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      assertEquals(0, s.datalocMetrics().appsStrictLocality());
+      assertEquals("planned", s.jobReports().get(0).phase());
       noErrors(c);
     }
   }

@@ -117,6 +117,10 @@ class YarnContractTest {
             .forEach(x -> got.merge(x.getNodeId().getHost(), 1, Integer::sum));
       }
       assertEquals(Map.of("h1", 7, "h2", 8, "h3", 8), got, "nothing on h4; the rest full");
+      if (c.rm.getResourceScheduler() instanceof LocalityScheduler) {
+        assertEquals(0, am.allocate(List.of(), List.of()).getAvailableResources().getMemorySize(),
+            "the headroom leaves out the labelled partition's room (before: h4's 8 GB)");
+      }
     }
   }
 

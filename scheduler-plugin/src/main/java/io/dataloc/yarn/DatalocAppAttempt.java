@@ -54,6 +54,26 @@ public class DatalocAppAttempt extends FiCaSchedulerApp {
   }
 
   /**
+   * Whether the asks still allow a container at this level on this node, as the CapacityScheduler
+   * reads them: checked again here, where the asks cannot change (the caller holds this attempt's
+   * monitor, as {@code allocate} does while it updates them), since the level was chosen without it.
+   */
+  private boolean stillAllowed(NodeType type, FiCaSchedulerNode node, SchedulerRequestKey key) {
+    if (!appSchedulingInfo.checkAllocation(type, node, key)) {
+      return false;
+    }
+    if (type == NodeType.NODE_LOCAL) {
+      return true;
+    }
+    if (type == NodeType.RACK_LOCAL) {
+      return appSchedulingInfo.canDelayTo(key, node.getRackName());
+    }
+    boolean rackAsked = getOutstandingAsksCount(key, node.getRackName()) > 0;
+    return (!rackAsked || appSchedulingInfo.canDelayTo(key, node.getRackName()))
+        && appSchedulingInfo.canDelayTo(key, org.apache.hadoop.yarn.api.records.ResourceRequest.ANY);
+  }
+
+  /**
    * Allocates one container at a locality level: checks the asks still want it, records the
    * container for the AM's next pull, decrements the asks and starts the container's life.
    *
@@ -62,7 +82,7 @@ public class DatalocAppAttempt extends FiCaSchedulerApp {
   public RMContainer allocate(NodeType type, FiCaSchedulerNode node, SchedulerRequestKey key, Container container) {
     writeLock.lock();
     try {
-      if (isStopped || getOutstandingAsksCount(key) <= 0) {
+      if (isStopped || getOutstandingAsksCount(key) <= 0 || !stillAllowed(type, node, key)) {
         return null;
       }
       RMContainer rmContainer = new RMContainerImpl(container, key, getApplicationAttemptId(), node.getNodeID(),

@@ -169,7 +169,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
    * priorities, maps of applications out of the engine), in submission order (under the lock).
    */
   private final java.util.TreeSet<ApplicationId> otherWork = new java.util.TreeSet<>();
-  private long lastOtherSweep;
+  private long lastOtherSweep = System.nanoTime() - TimeUnit.SECONDS.toNanos(1);
+  /** Nodes in a labelled partition: no containers, no maps, and not in the headroom (under the lock). */
+  private final Set<NodeId> labelledNodes = new java.util.HashSet<>();
   /** Applications that sent a map ask with relaxLocality false (written by allocate, read under the lock). */
   private final Set<ApplicationId> strictAsks = ConcurrentHashMap.newKeySet();
 
@@ -308,7 +310,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private void rebuildEngine(DatalocConfiguration.Settings next) {
     engine = new DecisionEngine(next.engineConfig());
     for (FiCaSchedulerNode n : nodeTracker.getAllNodes()) {
-      engine.addHost(n.getNodeName(), n.getRackName(), slots(n));
+      engine.addHost(n.getNodeName(), n.getRackName(), mapSlotsAtMost(n));
     }
     containerTask.clear();
     for (AppState a : apps.values()) {
@@ -492,7 +494,26 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   /** Called under the lock wherever the cluster's size or use changes. */
   private void refreshFree() {
-    free = Resources.componentwiseMax(Resources.none(), Resources.subtract(getClusterResource(), used));
+    Resource room = Resources.subtract(getClusterResource(), used);
+    for (NodeId id : labelledNodes) {
+      FiCaSchedulerNode n = nodeTracker.getNode(id);
+      if (n != null) {
+        Resources.subtractFrom(room, n.getUnallocatedResource()); // a labelled partition's room is not ours
+      }
+    }
+    free = Resources.componentwiseMax(Resources.none(), room);
+  }
+
+  /** The memory of the nodes Dataloc serves: the cluster's less the labelled partitions'. */
+  private long servedMemory() {
+    long m = getClusterResource().getMemorySize();
+    for (NodeId id : labelledNodes) {
+      FiCaSchedulerNode n = nodeTracker.getNode(id);
+      if (n != null) {
+        m -= n.getTotalResource().getMemorySize();
+      }
+    }
+    return Math.max(0, m);
   }
 
   private synchronized void degrade(String what, Throwable t) {
@@ -533,10 +554,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         rmContext.getNodeLabelManager().activateNode(node.getNodeID(), node.getTotalResource());
       }
       if (labelled(node)) {
+        labelledNodes.add(node.getNodeID());
         LOG.warn("Dataloc: node {} is in node-label partition '{}': Dataloc serves the default partition only, so "
             + "this node gets no containers", node.getNodeName(), node.getPartition());
       }
-      engine.addHost(node.getNodeName(), node.getRackName(), slots(node));
+      engine.addHost(node.getNodeName(), node.getRackName(), mapSlotsAtMost(node));
       refreshFree();
     } finally {
       holds.exit("addNode");
@@ -563,13 +585,24 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
           continue;
         }
         node.updateLabels(entry.getValue());
+        if (labelled(node)) {
+          labelledNodes.add(node.getNodeID());
+        } else {
+          labelledNodes.remove(node.getNodeID());
+        }
         LOG.info("Dataloc: node {} is now in partition '{}'{}", node.getNodeName(), node.getPartition(),
             labelled(node) ? ": it gets no containers (Dataloc serves the default partition only)" : "");
         mapSlots(node);
       }
+      refreshFree();
     } finally {
       holds.exit("labelsChanged");
     }
+  }
+
+  /** How many maps a node may run at once: none in a labelled partition. */
+  private int mapSlotsAtMost(FiCaSchedulerNode node) {
+    return labelled(node) ? 0 : slots(node);
   }
 
   private int slots(FiCaSchedulerNode node) {
@@ -583,7 +616,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       FiCaSchedulerNode node = nodeTracker.getNode(rmNode.getNodeID());
       int h = node == null ? -1 : engine.state().hostIndex(node.getNodeName());
       if (h >= 0) {
-        engine.setSlots(h, slots(node));
+        engine.setSlots(h, mapSlotsAtMost(node));
       }
       refreshFree();
     } finally {
@@ -603,6 +636,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
             SchedulerUtils.LOST_CONTAINER), RMContainerEventType.KILL);
       }
       nodeTracker.removeNode(rmNode.getNodeID());
+      labelledNodes.remove(rmNode.getNodeID());
       if (rmContext.getNodeLabelManager() != null) {
         rmContext.getNodeLabelManager().deactivateNode(rmNode.getNodeID());
       }
@@ -1070,15 +1104,25 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     return out;
   }
 
-  /** Whether a map ask forbids relaxing locality beyond its level (relaxLocality false). */
+  /**
+   * Whether a map ask restricts locality: a rack-level or {@code *} ask for some containers with
+   * relaxLocality false (a node-level one restricts nothing: YARN reads the flag of the level
+   * relaxed to).
+   */
   private boolean forbidsRelaxing(List<ResourceRequest> asks) {
     int mapPriority = settings.mapPriority();
     for (ResourceRequest r : asks) {
-      if (!r.getRelaxLocality() && r.getPriority() != null && r.getPriority().getPriority() == mapPriority) {
+      if (!r.getRelaxLocality() && r.getNumContainers() > 0 && r.getPriority() != null
+          && r.getPriority().getPriority() == mapPriority && !isNodeLevel(r.getResourceName())) {
         return true;
       }
     }
     return false;
+  }
+
+  /** Node-level asks name a host; rack-level ones a path (/rack); {@code *} is neither. */
+  private static boolean isNodeLevel(String resourceName) {
+    return !ResourceRequest.isAnyLocation(resourceName) && !resourceName.startsWith("/");
   }
 
   /**
@@ -1171,7 +1215,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       dmetrics.replans.incr();
       LOG.info("Node {} is decommissioning: no new maps there; {} queued maps re-routed", node.getNodeName(), moved);
     } else if (!decommissioning && engine.state().draining(h)) {
-      engine.addHost(node.getNodeName(), node.getRackName(), slots(node));
+      engine.addHost(node.getNodeName(), node.getRackName(), mapSlotsAtMost(node));
       LOG.info("Node {} is back in service", node.getNodeName());
     }
   }
@@ -1204,7 +1248,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     if (amUsed.getMemorySize() <= 0) {
       return true;
     }
-    long limit = getClusterResource().getMemorySize() * settings.amResourcePermille() / 1000;
+    long limit = servedMemory() * settings.amResourcePermille() / 1000;
     return amUsed.getMemorySize() + am.getMemorySize() <= limit;
   }
 
@@ -1750,8 +1794,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       if (node != null) {
         node.releaseContainer(rmContainer.getContainerId(), false);
       }
-      if (removed && container.getExecutionType() != org.apache.hadoop.yarn.api.records.ExecutionType.OPPORTUNISTIC) {
-        Resources.subtractFrom(used, container.getResource());
+      if (removed) {
+        Resources.subtractFrom(used, container.getResource()); // guaranteed only: YARN completes no other here
       }
       refreshFree();
       dirty.add(attempt.getApplicationId());

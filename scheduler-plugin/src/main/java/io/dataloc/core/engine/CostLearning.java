@@ -1,6 +1,8 @@
 package io.dataloc.core.engine;
 
 import io.dataloc.core.model.CostModel;
+import io.dataloc.core.model.Level;
+import io.dataloc.core.model.ObservedDurations;
 import java.math.BigInteger;
 
 /**
@@ -12,7 +14,7 @@ import java.math.BigInteger;
  * off their data to spread the work, and they run several times slower than it assumed.
  *
  * <p>Rule. Let {@code d̄ℓ} be the mean duration of the finished tasks that ran at level {@code ℓ}
- * (local, rack, remote). Once there are at least {@code minSamples} local tasks and at least
+ * (local, rack, remote), from the engine's {@link ObservedDurations}. Once there are at least {@code minSamples} local tasks and at least
  * {@code minSamples} rack-local tasks, the rack cost becomes
  * {@code max(cost.rack, cost.local · d̄rack / d̄local)}. The same rule holds for remote tasks
  * once they have samples. Remote never costs less than rack. Learning can only raise a configured
@@ -21,8 +23,6 @@ import java.math.BigInteger;
  * stays as configured. {@code minSamples = 0} turns learning off.
  */
 public final class CostLearning {
-  private final long[] sumTicks = new long[3];
-  private final long[] count = new long[3];
   private final int minSamples;
 
   public CostLearning(int minSamples) {
@@ -32,43 +32,32 @@ public final class CostLearning {
     this.minSamples = minSamples;
   }
 
-  /** A task that ran {@code ticks} at a level (0 local, 1 rack, 2 remote) has finished. */
-  public void observe(int level, long ticks) {
-    sumTicks[level] += Math.max(1, ticks);
-    count[level]++;
+  private boolean enough(ObservedDurations d, Level level) {
+    return minSamples > 0 && d.count(level) >= minSamples;
   }
 
-  private boolean enough(int level) {
-    return minSamples > 0 && count[level] >= minSamples;
-  }
-
-  /** The configured costs, raised by what has been learned (the configured ones until then). */
-  public CostModel costs(CostModel configured) {
-    if (!enough(0) || !(enough(1) || enough(2))) {
+  /** The configured costs, raised by what {@code d} shows (the configured ones until it shows enough). */
+  public CostModel costs(CostModel configured, ObservedDurations d) {
+    if (!enough(d, Level.LOCAL) || !(enough(d, Level.RACK) || enough(d, Level.REMOTE))) {
       return configured;
     }
     long rack = configured.rack();
-    if (enough(1)) {
-      rack = Math.max(rack, scaled(configured.local(), 1));
+    if (enough(d, Level.RACK)) {
+      rack = Math.max(rack, scaled(configured.local(), d, Level.RACK));
     }
     long remote = Math.max(configured.remote(), rack);
-    if (enough(2)) {
-      remote = Math.max(remote, scaled(configured.local(), 2));
+    if (enough(d, Level.REMOTE)) {
+      remote = Math.max(remote, scaled(configured.local(), d, Level.REMOTE));
     }
     return CostModel.of(configured.local(), rack, remote, configured.remotePerRemoteTask());
   }
 
-  /** {@code local · d̄level / d̄local} = {@code local · sum[level] · count[0] / (count[level] · sum[0])}. */
-  private long scaled(long local, int level) {
-    BigInteger num = BigInteger.valueOf(local).multiply(BigInteger.valueOf(sumTicks[level]))
-        .multiply(BigInteger.valueOf(count[0]));
-    BigInteger den = BigInteger.valueOf(count[level]).multiply(BigInteger.valueOf(sumTicks[0]));
+  /** {@code local · d̄level / d̄local} = {@code local · sum[level] · count[local] / (count[level] · sum[local])}. */
+  private static long scaled(long local, ObservedDurations d, Level level) {
+    BigInteger num = BigInteger.valueOf(local).multiply(BigInteger.valueOf(d.sumTicks(level)))
+        .multiply(BigInteger.valueOf(d.count(Level.LOCAL)));
+    BigInteger den = BigInteger.valueOf(d.count(level)).multiply(BigInteger.valueOf(d.sumTicks(Level.LOCAL)));
     BigInteger q = num.divide(den);
     return q.bitLength() < 63 ? q.longValue() : Long.MAX_VALUE / 4;
-  }
-
-  @Override
-  public String toString() {
-    return "samples local/rack/remote " + count[0] + "/" + count[1] + "/" + count[2];
   }
 }

@@ -36,6 +36,8 @@ public final class DecisionEngine {
   private final OnlinePolicy policy;
   private final ServiceRates rates;
   private final CostLearning costs;
+  /** How long finished tasks took at each level: the one record rates and learned costs read. */
+  private final io.dataloc.core.model.ObservedDurations observed = new io.dataloc.core.model.ObservedDurations();
   private final Assigner planner;
   private final Map<Long, JobState> jobs = new LinkedHashMap<>();
   private final Map<JobState, List<Integer>> jobTasks = new HashMap<>();
@@ -202,7 +204,7 @@ public final class DecisionEngine {
    */
   /** The cost model plans are made with now: the configured one, raised by {@link CostLearning}. */
   public io.dataloc.core.model.CostModel planCost() {
-    return costs.costs(config.planCost());
+    return costs.costs(config.planCost(), observed);
   }
 
   public PlanHosts planHosts(java.util.function.IntUnaryOperator jobSlots) {
@@ -799,8 +801,8 @@ public final class DecisionEngine {
     JobState j = state.job(task);
     int host = state.hostOf(task);
     long ticks = Math.max(1, state.now - startedAt[task]);
-    rates.learn(state.level(task, host).ordinal(), ticks);
-    costs.observe(state.level(task, host).ordinal(), ticks);
+    observed.observe(state.level(task, host), ticks);
+    rates.update(observed);
     state.chargeUser(j.user(), ticks);
     j.meanTaskTicks = Math.max(1, (j.meanTaskTicks * j.done + ticks) / (j.done + 1));
     j.running--;

@@ -1,18 +1,19 @@
 package io.dataloc.core.online;
 
+import io.dataloc.core.model.Level;
+import io.dataloc.core.model.ObservedDurations;
+
 /**
  * Service rates per locality level in thousandths of a task per tick: {@code α} (local),
  * {@code β} (rack-local) and {@code γ} (remote), {@code 0 < γ ≤ β ≤ α ≤ 1000}. MaxWeight compares
  * {@code α·Q_m} with {@code γ·Q̄} and Balanced-PANDAS weighs workloads by {@code 1/rate}, all in
- * exact integer arithmetic. Mutable only through {@link #learn}, which the engine calls with
- * observed task durations when learning is on.
+ * exact integer arithmetic. Mutable only through {@link #update}, which the engine calls with
+ * its observed task durations when learning is on.
  */
 public final class ServiceRates {
   private long alpha;
   private long beta;
   private long gamma;
-  private final long[] sumTicks = new long[3];
-  private final long[] count = new long[3];
   private final int minSamples;
 
   public ServiceRates(long alpha, long beta, long gamma, int minSamples) {
@@ -49,19 +50,22 @@ public final class ServiceRates {
   }
 
   /**
-   * Records a finished task's duration at a level (0 local, 1 rack, 2 remote); once every level
-   * has {@code minSamples} samples (and {@code minSamples > 0}), the rates become
-   * {@code 1 / mean duration}, kept ordered ({@code γ ≤ β ≤ α}).
+   * Follows the durations observed so far: once local and remote tasks each have
+   * {@code minSamples} samples (and {@code minSamples > 0}), the rates become {@code 1 / mean
+   * duration} in thousandths (local at most 1), kept ordered ({@code γ ≤ β ≤ α}); {@code β} is the
+   * midpoint of the other two until rack-local tasks have samples of their own.
    */
-  public void learn(int level, long ticks) {
-    sumTicks[level] += Math.max(1, ticks);
-    count[level]++;
-    if (minSamples <= 0 || count[0] < minSamples || count[2] < minSamples) {
+  public void update(ObservedDurations d) {
+    long n0 = d.count(Level.LOCAL);
+    long n1 = d.count(Level.RACK);
+    long n2 = d.count(Level.REMOTE);
+    if (minSamples <= 0 || n0 < minSamples || n2 < minSamples) {
       return;
     }
-    long a = Math.min(1000, Math.max(1, 1000 * count[0] / sumTicks[0]));
-    long g = Math.min(a, Math.max(1, 1000 * count[2] / sumTicks[2]));
-    long b = count[1] >= minSamples ? Math.max(g, Math.min(a, 1000 * count[1] / sumTicks[1])) : Math.max(g, Math.min(a, (a + g) / 2));
+    long a = Math.min(1000, Math.max(1, 1000 * n0 / d.sumTicks(Level.LOCAL)));
+    long g = Math.min(a, Math.max(1, 1000 * n2 / d.sumTicks(Level.REMOTE)));
+    long b = n1 >= minSamples ? Math.max(g, Math.min(a, 1000 * n1 / d.sumTicks(Level.RACK)))
+        : Math.max(g, Math.min(a, (a + g) / 2));
     alpha = a;
     beta = b;
     gamma = g;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dataloc.core.model.CostModel;
+import io.dataloc.core.model.Level;
+import io.dataloc.core.model.ObservedDurations;
 import io.dataloc.core.model.Units;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -13,15 +15,29 @@ import org.junit.jupiter.api.Test;
 class CostLearningTest {
   private static final CostModel CONFIGURED = CostModel.of(Units.of(1), Units.of(2), Units.of(3), 0);
 
-  private static void observe(CostLearning l, int level, long... ticks) {
+  /** Learning with {@code minSamples} over its own record of durations. */
+  private static final class Learner {
+    final CostLearning learning;
+    final ObservedDurations observed = new ObservedDurations();
+
+    Learner(int minSamples) {
+      learning = new CostLearning(minSamples);
+    }
+
+    CostModel costs(CostModel configured) {
+      return learning.costs(configured, observed);
+    }
+  }
+
+  private static void observe(Learner l, int level, long... ticks) {
     for (long t : ticks) {
-      l.observe(level, t);
+      l.observed.observe(Level.values()[level], t);
     }
   }
 
   @Test
   void theConfiguredCostsUntilLocalAndANonLocalLevelHaveEnoughSamples() {
-    CostLearning l = new CostLearning(3);
+    Learner l = new Learner(3);
     assertSame(CONFIGURED, l.costs(CONFIGURED));
     observe(l, 0, 10, 10, 10);
     assertSame(CONFIGURED, l.costs(CONFIGURED), "no non-local sample yet");
@@ -33,7 +49,7 @@ class CostLearningTest {
 
   @Test
   void ratiosAreExactMeansAndRemoteNeverBelowRack() {
-    CostLearning l = new CostLearning(2);
+    Learner l = new Learner(2);
     observe(l, 0, 10, 20); // mean 15
     observe(l, 1, 50, 55); // mean 52.5: 3.5x
     CostModel c = l.costs(CONFIGURED);
@@ -46,7 +62,7 @@ class CostLearningTest {
 
   @Test
   void learningNeverLowersAConfiguredCost() {
-    CostLearning l = new CostLearning(1);
+    Learner l = new Learner(1);
     observe(l, 0, 30);
     observe(l, 1, 30); // as fast away from the data as on it (loopback)
     observe(l, 2, 30);
@@ -55,7 +71,7 @@ class CostLearningTest {
 
   @Test
   void zeroSamplesIsOff() {
-    CostLearning l = new CostLearning(0);
+    Learner l = new Learner(0);
     observe(l, 0, 1, 1, 1);
     observe(l, 2, 100, 100, 100);
     assertSame(CONFIGURED, l.costs(CONFIGURED));
@@ -66,13 +82,13 @@ class CostLearningTest {
   void matchesTheMeanRatioOnRandomDurations() {
     SplittableRandom rnd = new SplittableRandom(7);
     for (int round = 0; round < 200; round++) {
-      CostLearning l = new CostLearning(1 + rnd.nextInt(4));
+      Learner l = new Learner(1 + rnd.nextInt(4));
       double[] sum = new double[3];
       int[] n = new int[3];
       for (int i = 0; i < 30; i++) {
         int level = rnd.nextInt(3);
         long t = 1 + rnd.nextInt(level == 0 ? 20 : 120);
-        l.observe(level, t);
+        l.observed.observe(Level.values()[level], t);
         sum[level] += t;
         n[level]++;
       }
