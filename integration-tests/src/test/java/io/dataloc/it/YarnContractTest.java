@@ -143,6 +143,38 @@ class YarnContractTest {
     }
   }
 
+  /**
+   * An ask for opportunistic containers (enforced) with the RM's opportunistic allocation off, as
+   * shipped: the scheduler is handed it and allocates guaranteed containers — the CapacityScheduler
+   * does the same, so Dataloc matches it.
+   */
+  @ParameterizedTest
+  @ValueSource(classes = {LocalityScheduler.class, CapacityScheduler.class})
+  void anOpportunisticAskIsServedAsTheStockSchedulersServeIt(Class<? extends ResourceScheduler> scheduler)
+      throws Exception {
+    try (MiniMr c = MiniMr.start(scheduler, Map.of(), Scenarios.twoRacks(4), 8192,
+        dir.resolve("execution-" + scheduler.getSimpleName()))) {
+      MockAM am = MockRM.launchAndRegisterAM(c.submit("erin", null), c.rm, c.nodes.get("h1"));
+      ResourceRequest ask = ResourceRequest.newInstance(Priority.newInstance(5), ResourceRequest.ANY,
+          Resource.newInstance(1024, 1), 2);
+      ask.setExecutionTypeRequest(ExecutionTypeRequest.newInstance(
+          org.apache.hadoop.yarn.api.records.ExecutionType.OPPORTUNISTIC, true));
+      am.allocate(List.of(ask), List.of());
+      List<Container> got = new java.util.ArrayList<>();
+      for (int round = 0; round < 10; round++) {
+        for (MockNM nm : c.nodeList()) {
+          nm.nodeHeartbeat(true);
+        }
+        c.rm.drainEvents();
+        got.addAll(am.allocate(List.of(), List.of()).getAllocatedContainers());
+      }
+      assertEquals(2, got.size());
+      for (Container x : got) {
+        assertEquals(org.apache.hadoop.yarn.api.records.ExecutionType.GUARANTEED, x.getExecutionType());
+      }
+    }
+  }
+
   private static void label(MiniMr c, String host, String label) throws Exception {
     var labels = c.rm.getRMContext().getNodeLabelManager();
     labels.addToCluserNodeLabels(Set.of(NodeLabel.newInstance(label, true)));
