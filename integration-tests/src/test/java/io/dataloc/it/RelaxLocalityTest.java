@@ -94,8 +94,8 @@ class RelaxLocalityTest {
 
   /**
    * The hostile case of issue #16: asks only for hosts that are no NodeManager, with relaxLocality
-   * false on the racks (one real, one not) and on {@code *}. No container at all — Dataloc gave
-   * this application 64 before — and an ordinary application beside it is still served.
+   * false on the racks (one real, one not) and on {@code *}. No container at all (before: 8 here;
+   * the issue saw 64 on a real cluster), and an ordinary application beside it is still served.
    */
   @ParameterizedTest
   @MethodSource("schedulersAndPriorities")

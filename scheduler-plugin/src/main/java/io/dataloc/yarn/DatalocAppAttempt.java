@@ -54,35 +54,41 @@ public class DatalocAppAttempt extends FiCaSchedulerApp {
   }
 
   /**
-   * Whether the asks still allow a container at this level on this node, as the CapacityScheduler
-   * reads them: checked again here, where the asks cannot change (the caller holds this attempt's
-   * monitor, as {@code allocate} does while it updates them), since the level was chosen without it.
+   * The best locality level the asks allow for this key on this node, or null for none. As the
+   * CapacityScheduler reads {@code relaxLocality}: a rack-level ask with it false allows this rack's
+   * nodes only where a node-level ask names them, and the {@code *} ask with it false allows no
+   * node beyond those named by node- or rack-level asks.
    */
-  private boolean stillAllowed(NodeType type, FiCaSchedulerNode node, SchedulerRequestKey key) {
-    if (!appSchedulingInfo.checkAllocation(type, node, key)) {
-      return false;
+  public NodeType levelFor(SchedulerRequestKey key, FiCaSchedulerNode node) {
+    if (getOutstandingAsksCount(key, node.getNodeName()) > 0
+        && appSchedulingInfo.checkAllocation(NodeType.NODE_LOCAL, node, key)) {
+      return NodeType.NODE_LOCAL;
     }
-    if (type == NodeType.NODE_LOCAL) {
-      return true;
+    if (getOutstandingAsksCount(key, node.getRackName()) > 0) {
+      if (!appSchedulingInfo.canDelayTo(key, node.getRackName())) {
+        return null;
+      }
+      if (appSchedulingInfo.checkAllocation(NodeType.RACK_LOCAL, node, key)) {
+        return NodeType.RACK_LOCAL;
+      }
     }
-    if (type == NodeType.RACK_LOCAL) {
-      return appSchedulingInfo.canDelayTo(key, node.getRackName());
-    }
-    boolean rackAsked = getOutstandingAsksCount(key, node.getRackName()) > 0;
-    return (!rackAsked || appSchedulingInfo.canDelayTo(key, node.getRackName()))
-        && appSchedulingInfo.canDelayTo(key, org.apache.hadoop.yarn.api.records.ResourceRequest.ANY);
+    return appSchedulingInfo.canDelayTo(key, org.apache.hadoop.yarn.api.records.ResourceRequest.ANY)
+        && appSchedulingInfo.checkAllocation(NodeType.OFF_SWITCH, node, key) ? NodeType.OFF_SWITCH : null;
   }
 
   /**
    * Allocates one container at a locality level: checks the asks still want it, records the
    * container for the AM's next pull, decrements the asks and starts the container's life.
    *
-   * @return the container, or null if the attempt stopped or no longer asks for this key
+   * @return the container, or null if the attempt stopped, no longer asks for this key, or its asks
+   *     no longer put it at this level on this node
    */
   public RMContainer allocate(NodeType type, FiCaSchedulerNode node, SchedulerRequestKey key, Container container) {
     writeLock.lock();
     try {
-      if (isStopped || getOutstandingAsksCount(key) <= 0 || !stillAllowed(type, node, key)) {
+      // The level was chosen without this attempt's monitor; here (the caller holds it, as
+      // allocate does while it updates the asks) the asks cannot change: choose it again.
+      if (isStopped || getOutstandingAsksCount(key) <= 0 || levelFor(key, node) != type) {
         return null;
       }
       RMContainer rmContainer = new RMContainerImpl(container, key, getApplicationAttemptId(), node.getNodeID(),

@@ -553,8 +553,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       if (rmContext.getNodeLabelManager() != null) {
         rmContext.getNodeLabelManager().activateNode(node.getNodeID(), node.getTotalResource());
       }
-      if (labelled(node)) {
-        labelledNodes.add(node.getNodeID());
+      if (indexPartition(node)) {
         LOG.warn("Dataloc: node {} is in node-label partition '{}': Dataloc serves the default partition only, so "
             + "this node gets no containers", node.getNodeName(), node.getPartition());
       }
@@ -576,6 +575,16 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     return p != null && !p.isEmpty();
   }
 
+  /** Keeps {@link #labelledNodes} true to the node's partition; whether the node is labelled. */
+  private boolean indexPartition(FiCaSchedulerNode node) {
+    if (labelled(node)) {
+      labelledNodes.add(node.getNodeID());
+      return true;
+    }
+    labelledNodes.remove(node.getNodeID());
+    return false;
+  }
+
   private synchronized void labelsChanged(NodeLabelsUpdateSchedulerEvent e) {
     holds.enter();
     try {
@@ -585,13 +594,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
           continue;
         }
         node.updateLabels(entry.getValue());
-        if (labelled(node)) {
-          labelledNodes.add(node.getNodeID());
-        } else {
-          labelledNodes.remove(node.getNodeID());
-        }
         LOG.info("Dataloc: node {} is now in partition '{}'{}", node.getNodeName(), node.getPartition(),
-            labelled(node) ? ": it gets no containers (Dataloc serves the default partition only)" : "");
+            indexPartition(node) ? ": it gets no containers (Dataloc serves the default partition only)" : "");
         mapSlots(node);
       }
       refreshFree();
@@ -1168,6 +1172,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         mapSlots(node);
         if (!degraded) {
           reconcileDirty();
+          sweepOtherWork();
         }
         // AMs (within the AM limit) and the work of applications not waiting for maps first; then
         // the maps; then what is left (reduces, retried maps) of applications still waiting for
@@ -1287,7 +1292,6 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       }
       return false;
     }
-    sweepOtherWork();
     for (java.util.Iterator<ApplicationId> it = otherWork.iterator(); it.hasNext();) {
       Served s = serveOther(currentAttempt(it.next()), node, true, first);
       if (s == Served.CONTAINER) {
@@ -1344,7 +1348,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         dmetrics.amLimited.incr();
         break;
       }
-      NodeType type = localityFor(attempt, key, node);
+      NodeType type = attempt.levelFor(key, node);
       if (type == null) {
         continue;
       }
@@ -1366,30 +1370,6 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private boolean asksForMaps(DatalocAppAttempt attempt) {
     SchedulerRequestKey key = mapKey(attempt);
     return key != null && attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) > 0;
-  }
-
-  /**
-   * The best locality level the asks allow for this key on this node, or null for none. As the
-   * CapacityScheduler reads {@code relaxLocality}: a rack-level ask with it false allows this rack's
-   * nodes only where a node-level ask names them, and the {@code *} ask with it false allows no
-   * node beyond those named by node- or rack-level asks.
-   */
-  private NodeType localityFor(DatalocAppAttempt attempt, SchedulerRequestKey key, FiCaSchedulerNode node) {
-    var info = attempt.getAppSchedulingInfo();
-    if (attempt.getOutstandingAsksCount(key, node.getNodeName()) > 0
-        && info.checkAllocation(NodeType.NODE_LOCAL, node, key)) {
-      return NodeType.NODE_LOCAL;
-    }
-    if (attempt.getOutstandingAsksCount(key, node.getRackName()) > 0) {
-      if (!info.canDelayTo(key, node.getRackName())) {
-        return null;
-      }
-      if (info.checkAllocation(NodeType.RACK_LOCAL, node, key)) {
-        return NodeType.RACK_LOCAL;
-      }
-    }
-    return info.canDelayTo(key, ResourceRequest.ANY) && info.checkAllocation(NodeType.OFF_SWITCH, node, key)
-        ? NodeType.OFF_SWITCH : null;
   }
 
   private RMContainer allocateOne(DatalocAppAttempt attempt, SchedulerRequestKey key, FiCaSchedulerNode node,
@@ -1487,7 +1467,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         excluded.add(a.jobId);
         continue;
       }
-      NodeType type = localityFor(attempt, key, node);
+      NodeType type = attempt.levelFor(key, node);
       if (type == null) {
         // The asks do not allow this node (they may have changed since the plan): the task goes
         // elsewhere and the job sits out this heartbeat here.
