@@ -1156,6 +1156,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       } catch (Throwable t) {
         fail("processing container updates of " + rmNode.getNodeID(), t, null);
       }
+      holds.mark("hb: container updates");
       if (rmContext.isWorkPreservingRecoveryEnabled() && !rmContext.isSchedulerReadyForAllocatingContainers()) {
         return;
       }
@@ -1170,8 +1171,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         engine.advanceTo((System.nanoTime() - startNanos) / 1_000_000_000L);
         drainIfDecommissioning(node);
         mapSlots(node);
+        holds.mark("hb: node state");
         if (!degraded) {
           reconcileDirty();
+          holds.mark("hb: reconcile asks");
           sweepOtherWork();
         }
         // AMs (within the AM limit) and the work of applications not waiting for maps first; then
@@ -1179,7 +1182,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         // maps, so a reduce never takes the container one of its job's maps could have had.
         for (int guard = 0; guard < 10_000 && !labelled(node) && fits(node, minimumAllocation); guard++) {
           working = null;
-          if (assignOther(node, !degraded, true)) {
+          boolean served = assignOther(node, !degraded, true);
+          holds.mark("hb: AMs and other work");
+          if (served) {
             continue;
           }
           working = null;
@@ -1187,7 +1192,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
             continue;
           }
           working = null;
-          if (!assignOther(node, !degraded, false)) {
+          served = assignOther(node, !degraded, false);
+          holds.mark("hb: work after maps");
+          if (!served) {
             break;
           }
         }
@@ -1428,6 +1435,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     for (int tries = 0; tries < maxTries; tries++) {
       working = null;
       Decision d = engine.onSlotFree(host, excluded);
+      holds.mark("map: engine decides");
       if (d == null) {
         return false;
       }
@@ -1444,6 +1452,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         if (a != null) {
           reconcile(a, attempt, key, true);
         }
+        holds.mark("map: job not asking");
         continue;
       }
       if (SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
@@ -1463,10 +1472,18 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       }
       faults.at(FaultInjector.ASSIGN_MAP, a.id);
       // The plan's declines wait for a better node; a job the starvation guard serves has waited enough.
-      if (a.am != null && !d.starving() && (declineNonLocal(a, node, d) || declinePlanBreaking(a, node, d))) {
+      if (a.am != null && !d.starving() && declineNonLocal(a, node, d)) {
+        holds.mark("map: decline non-local");
         excluded.add(a.jobId);
         continue;
       }
+      holds.mark("map: decline non-local");
+      if (a.am != null && !d.starving() && declinePlanBreaking(a, node, d)) {
+        holds.mark("map: decline plan-breaking");
+        excluded.add(a.jobId);
+        continue;
+      }
+      holds.mark("map: decline plan-breaking"); // with the chain search of replaceKeepsLocality
       NodeType type = attempt.levelFor(key, node);
       if (type == null) {
         // The asks do not allow this node (they may have changed since the plan): the task goes
@@ -1477,6 +1494,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         continue;
       }
       RMContainer c = allocateOne(attempt, key, node, type);
+      holds.mark("map: container");
       if (c == null) {
         engine.unpick(d);
         return false;
@@ -1485,6 +1503,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       if (a.am != null) {
         int amTask = a.am.take(node.getNodeName(), node.getRackName());
         d = engine.replaceStarted(d, engine.task(a.jobId, amTask));
+        holds.mark("map: AM replay");
       }
       containerTask.put(c.getContainerId(), d.task());
       countMap(type, a, node.getNodeName());
@@ -1898,8 +1917,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   public synchronized String lockHoldReport() {
     LockHolds.Report r = holds.report();
     return String.format(java.util.Locale.ROOT,
-        "longest %.3f ms wall (%s), %.3f ms CPU (%s) over %,d holds, %.1f ms in all [%s]", r.maxNanos() / 1e6,
-        r.maxWhere(), r.maxCpuNanos() / 1e6, r.maxCpuWhere(), r.count(), r.totalNanos() / 1e6, holds.bySite());
+        "longest %.3f ms wall (%s), %.3f ms CPU (%s: %s) over %,d holds, %.1f ms in all [%s]", r.maxNanos() / 1e6,
+        r.maxWhere(), r.maxCpuNanos() / 1e6, r.maxCpuWhere(), r.maxCpuSegments(), r.count(), r.totalNanos() / 1e6,
+        holds.bySite());
   }
 
   /** The longest hold of the scheduler's lock so far, in nanoseconds: {wall, CPU of the holder}. */

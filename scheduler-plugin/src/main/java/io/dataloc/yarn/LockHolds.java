@@ -27,6 +27,14 @@ final class LockHolds {
   private String maxWhere = "";
   private long maxCpuNanos;
   private String maxCpuWhere = "";
+  /** The current hold's segments: names (by identity) and wall nanoseconds, and the last mark. */
+  private final String[] segNames = new String[MAX_SEGMENTS];
+  private final long[] segNanos = new long[MAX_SEGMENTS];
+  private final int[] segCounts = new int[MAX_SEGMENTS];
+  private int segs;
+  private long lastMark;
+  private String maxCpuSegments = "";
+  private static final int MAX_SEGMENTS = 16;
   /** Per site: holds, total wall, longest wall, longest CPU, holds over 10 ms of CPU. */
   private final Map<String, long[]> bySite = new TreeMap<>();
 
@@ -34,12 +42,45 @@ final class LockHolds {
     if (depth++ == 0) {
       since = System.nanoTime();
       sinceCpu = CPU ? THREADS.getCurrentThreadCpuTime() : 0;
+      segs = 0;
+      lastMark = since;
     }
+  }
+
+  /**
+   * Ends a segment of the current hold: the wall time since the hold began or since the last mark
+   * is added to {@code segment} (a constant: names are compared by identity). Costs one clock read;
+   * past {@value #MAX_SEGMENTS} distinct names the rest count as "other".
+   */
+  void mark(String segment) {
+    if (depth == 0) {
+      return;
+    }
+    long now = System.nanoTime();
+    int i = 0;
+    while (i < segs && segNames[i] != segment) {
+      i++;
+    }
+    if (i == segs) {
+      if (segs == MAX_SEGMENTS) {
+        i = MAX_SEGMENTS - 1;
+        segNames[i] = "other";
+      } else {
+        segs++;
+        segNames[i] = segment;
+        segNanos[i] = 0;
+        segCounts[i] = 0;
+      }
+    }
+    segNanos[i] += now - lastMark;
+    segCounts[i]++;
+    lastMark = now;
   }
 
   void exit(String where) {
     if (--depth == 0) {
-      long d = System.nanoTime() - since;
+      long now = System.nanoTime();
+      long d = now - since;
       long cpu = CPU ? THREADS.getCurrentThreadCpuTime() - sinceCpu : 0;
       count++;
       totalNanos += d;
@@ -50,6 +91,7 @@ final class LockHolds {
       if (cpu > maxCpuNanos) {
         maxCpuNanos = cpu;
         maxCpuWhere = where;
+        maxCpuSegments = segments(now);
       }
       long[] site = bySite.computeIfAbsent(where, k -> new long[5]);
       site[0]++;
@@ -60,6 +102,24 @@ final class LockHolds {
     }
   }
 
+  /** The current hold's segments, largest first, and the unmarked rest: "name ×count ms; …". */
+  private String segments(long now) {
+    if (segs == 0) {
+      return "";
+    }
+    Integer[] order = new Integer[segs];
+    for (int i = 0; i < segs; i++) {
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, (x, y) -> Long.compare(segNanos[y], segNanos[x]));
+    StringBuilder sb = new StringBuilder();
+    for (int i : order) {
+      sb.append(String.format(Locale.ROOT, "%s ×%d %.2f ms; ", segNames[i], segCounts[i], segNanos[i] / 1e6));
+    }
+    sb.append(String.format(Locale.ROOT, "after the last mark %.2f ms", (now - lastMark) / 1e6));
+    return sb.toString();
+  }
+
   /** Forgets what was measured (a benchmark's warm-up). */
   void reset() {
     count = 0;
@@ -68,14 +128,16 @@ final class LockHolds {
     maxWhere = "";
     maxCpuNanos = 0;
     maxCpuWhere = "";
+    maxCpuSegments = "";
     bySite.clear();
   }
 
   /** The longest hold in wall and in CPU time, where each was taken, how many holds, their total. */
-  record Report(long maxNanos, String maxWhere, long maxCpuNanos, String maxCpuWhere, long count, long totalNanos) {}
+  record Report(long maxNanos, String maxWhere, long maxCpuNanos, String maxCpuWhere, String maxCpuSegments,
+      long count, long totalNanos) {}
 
   Report report() {
-    return new Report(maxNanos, maxWhere, maxCpuNanos, maxCpuWhere, count, totalNanos);
+    return new Report(maxNanos, maxWhere, maxCpuNanos, maxCpuWhere, maxCpuSegments, count, totalNanos);
   }
 
   /** Per site: holds, longest (wall, CPU) and total, in ms. */

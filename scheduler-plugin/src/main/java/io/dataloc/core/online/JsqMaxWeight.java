@@ -36,7 +36,8 @@ public final class JsqMaxWeight implements OnlinePolicy {
   private final List<TaskQueue> local = new ArrayList<>();
   private final TaskQueue common = new TaskQueue(COMMON);
   private final Owners owners = new Owners();
-  private final java.util.PriorityQueue<Long> longest = new java.util.PriorityQueue<>(java.util.Comparator.reverseOrder());
+  /** The local queues' lengths, for stealing from the longest (kept only with {@code steal}). */
+  private final LongestQueue longest = new LongestQueue();
 
   public JsqMaxWeight(boolean steal) {
     this.steal = steal;
@@ -82,14 +83,14 @@ public final class JsqMaxWeight implements OnlinePolicy {
       }
     }
     best.add(s, task, owners.array(task));
-    grew(best);
+    changed(best);
   }
 
   @Override
   public void enqueuePlanned(int task, int host, Level level) {
     TaskQueue q = level == Level.LOCAL && s.alive(host) ? localQueue(host) : common;
     q.add(s, task, owners.array(task));
-    grew(q);
+    changed(q);
   }
 
   @Override
@@ -97,7 +98,9 @@ public final class JsqMaxWeight implements OnlinePolicy {
     int o = owners.get(task);
     if (o >= 0) {
       owners.clear(task);
-      (o == COMMON ? common : local.get(o)).forget(s, task);
+      TaskQueue q = o == COMMON ? common : local.get(o);
+      q.forget(s, task);
+      changed(q);
     }
   }
 
@@ -128,6 +131,7 @@ public final class JsqMaxWeight implements OnlinePolicy {
     int[] owner = owners.array(s.taskCount());
     if (qm > 0 && rates.alpha() * qm >= rates.gamma() * qc) {
       int t = mine.poll(s, owner, excluded);
+      changed(mine);
       if (t >= 0) {
         return new Pick(t, s.level(t, host), LOCAL_REASON, host);
       }
@@ -140,52 +144,48 @@ public final class JsqMaxWeight implements OnlinePolicy {
     }
     if (qm > 0) {
       int t = mine.poll(s, owner, excluded);
+      changed(mine);
       if (t >= 0) {
         return new Pick(t, s.level(t, host), LOCAL_REASON, host);
       }
     }
     if (steal) {
-      TaskQueue longest = longestLocalQueue();
+      TaskQueue victim = longestLocalQueue();
       // Steal only when running remotely now beats waiting: the last of Q tasks, served by the
       // victim's k slots at rate α each, waits Q/(k·α); a remote run takes 1/γ; steal iff γ·Q > k·α.
-      if (longest != null
-          && rates.gamma() * longest.size() > rates.alpha() * Math.max(1, s.slots(longest.id()))) {
-        int t = longest.poll(s, owner, excluded);
+      if (victim != null
+          && rates.gamma() * victim.size() > rates.alpha() * Math.max(1, s.slots(victim.id()))) {
+        int t = victim.poll(s, owner, excluded);
+        changed(victim);
         if (t >= 0) {
-          return new Pick(t, s.level(t, host), STEAL_REASON, longest.id());
+          return new Pick(t, s.level(t, host), STEAL_REASON, victim.id());
         }
       }
     }
     return null;
   }
 
-  /** Longest local queue via a lazy max-heap of (size, host) entries pushed on every growth. */
+  /** The longest local queue (highest host among equals), or null if every local queue is empty. */
   private TaskQueue longestLocalQueue() {
-    while (!longest.isEmpty()) {
-      long top = longest.peek();
-      int host = (int) (top & 0xFFFFFFFFL);
-      int recorded = (int) (top >>> 32);
-      TaskQueue q = local.get(host);
-      if (q.size() == recorded && recorded > 0) {
-        return q;
-      }
-      longest.poll();
-      if (q.size() > 0 && q.size() < recorded) {
-        longest.add(((long) q.size() << 32) | host);
-      }
-    }
-    return null;
+    int host = longest.top();
+    return host < 0 ? null : local.get(host);
   }
 
-  private void grew(TaskQueue q) {
+  /** Keeps {@link #longest} true to a queue whose length may have changed. */
+  private void changed(TaskQueue q) {
     if (steal && q != common) {
-      longest.add(((long) q.size() << 32) | q.id());
+      longest.set(q.id(), q.size());
     }
   }
 
   @Override
   public int[] hostLost(int host) {
-    return host < local.size() ? local.get(host).drain(s, owners.array(s.taskCount())) : new int[0];
+    if (host >= local.size()) {
+      return new int[0];
+    }
+    int[] drained = local.get(host).drain(s, owners.array(s.taskCount()));
+    changed(local.get(host));
+    return drained;
   }
 
   @Override
