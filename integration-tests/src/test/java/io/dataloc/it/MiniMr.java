@@ -161,6 +161,20 @@ final class MiniMr implements AutoCloseable {
   /** Submits without waiting for the application to be accepted (it may be rejected). */
   RMApp submitOnly(String user, List<List<String>> splits, java.util.function.UnaryOperator<URL> splitUrl)
       throws Exception {
+    return submitOnly(user, splits, splitUrl, sub -> {});
+  }
+
+  /** Submits a job (splits may be null) whose submission context {@code edit} changes, and waits for ACCEPTED. */
+  RMApp submitEdited(String user, List<List<String>> splits,
+      java.util.function.Consumer<ApplicationSubmissionContext> edit)
+      throws Exception {
+    RMApp app = submitOnly(user, splits, url -> url, edit);
+    rm.waitForState(app.getApplicationId(), RMAppState.ACCEPTED);
+    return app;
+  }
+
+  RMApp submitOnly(String user, List<List<String>> splits, java.util.function.UnaryOperator<URL> splitUrl,
+      java.util.function.Consumer<ApplicationSubmissionContext> edit) throws Exception {
     ApplicationId id = rm.getClientRMService().getNewApplication(Records.newRecord(GetNewApplicationRequest.class))
         .getApplicationId();
     ApplicationSubmissionContext sub = Records.newRecord(ApplicationSubmissionContext.class);
@@ -181,6 +195,7 @@ final class MiniMr implements AutoCloseable {
     sub.setAMContainerSpec(clc);
     sub.setAMContainerResourceRequests(Collections.singletonList(
         ResourceRequest.newInstance(Priority.newInstance(0), ResourceRequest.ANY, Resource.newInstance(1024, 1), 1)));
+    edit.accept(sub);
     SubmitApplicationRequest req = Records.newRecord(SubmitApplicationRequest.class);
     req.setApplicationSubmissionContext(sub);
     UserGroupInformation ugi = UserGroupInformation.createUserForTesting(user, new String[] {"users"});

@@ -48,7 +48,7 @@ class YarnContractTest {
   }
 
   /** One running 1-GB container of a fresh application, and its AM. */
-  private static Container oneRunningContainer(MiniMr c, MockAM am) throws Exception {
+  static Container oneRunningContainer(MiniMr c, MockAM am) throws Exception {
     am.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(5), ResourceRequest.ANY,
         Resource.newInstance(1024, 1), 1)), List.of());
     for (int round = 0; round < 20; round++) {
@@ -66,6 +66,45 @@ class YarnContractTest {
       }
     }
     throw new AssertionError("no container in 20 rounds");
+  }
+
+  static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> schedulersAndAskPriorities() {
+    return java.util.stream.Stream.of(LocalityScheduler.class, CapacityScheduler.class).flatMap(s -> java.util.stream.Stream
+        .of(5, MrJob.MAP_PRIORITY).map(p -> org.junit.jupiter.params.provider.Arguments.of(s, p)));
+  }
+
+  /**
+   * Two requests at one priority told apart by {@code allocationRequestId} (2 containers of 1 GB
+   * as request 1, one of 2 GB as request 2): each container comes back tagged with the id of the
+   * request it serves, and each request gets what it asked for — at the map priority too, where
+   * Dataloc then serves the application from its asks (the engine knows one request per job).
+   */
+  @ParameterizedTest(name = "{0}, asks at priority {1}")
+  @org.junit.jupiter.params.provider.MethodSource("schedulersAndAskPriorities")
+  void containersCarryTheAllocationRequestIdTheyServe(Class<? extends ResourceScheduler> scheduler, int askPriority)
+      throws Exception {
+    try (MiniMr c = MiniMr.start(scheduler, Map.of(), Scenarios.twoRacks(4), 8192,
+        dir.resolve("request-ids-" + scheduler.getSimpleName() + askPriority))) {
+      MockAM am = MockRM.launchAndRegisterAM(c.submit("erin", null), c.rm, c.nodes.get("h1"));
+      Priority p = Priority.newInstance(askPriority);
+      ResourceRequest one = ResourceRequest.newInstance(p, ResourceRequest.ANY, Resource.newInstance(1024, 1), 2);
+      one.setAllocationRequestId(1);
+      ResourceRequest two = ResourceRequest.newInstance(p, ResourceRequest.ANY, Resource.newInstance(2048, 1), 1);
+      two.setAllocationRequestId(2);
+      am.allocate(List.of(one, two), List.of());
+      Map<Long, List<Long>> mbById = new java.util.TreeMap<>();
+      for (int round = 0; round < 10; round++) {
+        for (MockNM nm : c.nodeList()) {
+          nm.nodeHeartbeat(true);
+          c.rm.drainEvents();
+        }
+        for (Container x : am.allocate(List.of(), List.of()).getAllocatedContainers()) {
+          mbById.computeIfAbsent(x.getAllocationRequestId(), k -> new java.util.ArrayList<>())
+              .add(x.getResource().getMemorySize());
+        }
+      }
+      assertEquals(Map.of(1L, List.of(1024L, 1024L), 2L, List.of(2048L)), mbById);
+    }
   }
 
   /**

@@ -166,9 +166,13 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private final Set<ApplicationId> dirty = ConcurrentHashMap.newKeySet();
   /**
    * Applications that may have requests the engine does not serve (AM, reduces, retried maps, other
-   * priorities, maps of applications out of the engine), in submission order (under the lock).
+   * priorities, maps of applications out of the engine), higher application priority first, then in
+   * submission order, as the CapacityScheduler's FIFO ordering policy serves a queue (under the lock;
+   * an application is taken out before its priority changes and put back after).
    */
-  private final java.util.TreeSet<ApplicationId> otherWork = new java.util.TreeSet<>();
+  private final java.util.TreeSet<ApplicationId> otherWork = new java.util.TreeSet<>(
+      java.util.Comparator.comparingInt((ApplicationId id) -> -applicationPriority(id))
+          .thenComparing(java.util.Comparator.naturalOrder()));
   private long lastOtherSweep = System.nanoTime() - TimeUnit.SECONDS.toNanos(1);
   /** Nodes in a labelled partition: no containers, no maps, and not in the headroom (under the lock). */
   private final Set<NodeId> labelledNodes = new java.util.HashSet<>();
@@ -387,7 +391,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       case NODE_UPDATE -> nodeUpdate(((NodeUpdateSchedulerEvent) event).getRMNode());
       case APP_ADDED -> {
         AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
-        addApplication(e.getApplicationId(), e.getUser(), e.getIsAppRecovering(), e.isUnmanagedAM());
+        addApplication(e.getApplicationId(), e.getUser(), e.getQueue(), e.getApplicatonPriority(),
+            e.getIsAppRecovering(), e.isUnmanagedAM());
       }
       case APP_REMOVED -> {
         AppRemovedSchedulerEvent e = (AppRemovedSchedulerEvent) event;
@@ -660,9 +665,20 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   // ------------------------------------------------------------------ applications
 
-  private synchronized void addApplication(ApplicationId id, String user, boolean recovering, boolean unmanaged) {
+  private synchronized void addApplication(ApplicationId id, String user, String queueName,
+      org.apache.hadoop.yarn.api.records.Priority priority, boolean recovering, boolean unmanaged) {
     holds.enter();
     try {
+      // As the CapacityScheduler: an application for a queue that does not exist is rejected, with
+      // the queue's name, rather than run somewhere it did not ask for.
+      if (!recovering && queueName != null && !isOurQueue(queueName)) {
+        String msg = "Application " + id + " submitted by user " + user + " to unknown queue: " + queueName
+            + " (Dataloc has one queue, " + DatalocQueue.NAME + ")";
+        LOG.warn("Dataloc: rejecting {}: {}", id, msg);
+        dmetrics.appsRefused.incr();
+        rmContext.getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.APP_REJECTED, msg));
+        return;
+      }
       // The RM checks queue submit ACLs only for the Capacity and Fair schedulers: we do it here.
       if (!recovering && YarnConfiguration.isAclEnabled(rmConf)
           && !queue.hasAccess(QueueACL.SUBMIT_APPLICATIONS, UserGroupInformation.createRemoteUser(user))) {
@@ -673,7 +689,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         rmContext.getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.APP_REJECTED, msg));
         return;
       }
-      SchedulerApplication<DatalocAppAttempt> app = new SchedulerApplication<>(queue, user, unmanaged);
+      SchedulerApplication<DatalocAppAttempt> app = new SchedulerApplication<>(queue, user,
+          priority == null ? org.apache.hadoop.yarn.api.records.Priority.newInstance(0) : priority, unmanaged);
       applications.put(id, app);
       metrics.submitApp(user, unmanaged);
       AppState a = new AppState(id, nextJobId++, user);
@@ -982,6 +999,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
             a.jobCreated = true;
             first = false;
           }
+          engine.setPriority(a.jobId, applicationPriority(a.id));
           boolean allIn = engine.applySome(prepared, APPLY_CHUNK);
           if (!allIn) {
             engine.setParked(a.jobId, true); // until it is all in and its asks are looked at
@@ -1693,6 +1711,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       List<Integer> pending = job == null ? List.of() : engine.pendingTasks(a.jobId);
       engine.addTasks(a.jobId, a.user, pseudoTasks(attempt, key, pending, wanted - pendingCount));
       a.jobCreated = true;
+      engine.setPriority(a.jobId, applicationPriority(a.id));
     }
   }
 
@@ -1858,10 +1877,91 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     // Applications and containers come back through APP_ADDED and NODE_ADDED; nothing else to do.
   }
 
+  // ------------------------------------------------------------------ application priority
+
+  /** An application's priority as YARN holds it (0 when unknown). */
+  private int applicationPriority(ApplicationId id) {
+    SchedulerApplication<DatalocAppAttempt> app = applications.get(id);
+    return app == null || app.getPriority() == null ? 0 : app.getPriority().getPriority();
+  }
+
+  /**
+   * As the CapacityScheduler: an application without a priority gets 0 (Dataloc's one queue has no
+   * default priority of its own), and none gets more than {@code yarn.cluster.max-application-priority}
+   * (default 0, so by default every application has priority 0, as under the stock schedulers).
+   */
+  @Override
+  public org.apache.hadoop.yarn.api.records.Priority checkAndGetApplicationPriority(
+      org.apache.hadoop.yarn.api.records.Priority requested, UserGroupInformation user, String queuePath,
+      ApplicationId applicationId) {
+    int max = getMaxClusterLevelAppPriority().getPriority();
+    int p = requested == null ? 0 : Math.min(requested.getPriority(), max);
+    return org.apache.hadoop.yarn.api.records.Priority.newInstance(p);
+  }
+
+  /**
+   * Changes a running application's priority as the CapacityScheduler does: capped, saved in the
+   * state store, then used at once — its maps are served before those of lower priority in every
+   * queue of the engine, and its other requests (AM, reduces) before theirs.
+   */
+  @Override
+  public org.apache.hadoop.yarn.api.records.Priority updateApplicationPriority(
+      org.apache.hadoop.yarn.api.records.Priority newPriority, ApplicationId applicationId,
+      org.apache.hadoop.thirdparty.com.google.common.util.concurrent.SettableFuture<Object> future,
+      UserGroupInformation user)
+      throws org.apache.hadoop.yarn.exceptions.YarnException {
+    SchedulerApplication<DatalocAppAttempt> app = applications.get(applicationId);
+    var rmApp = rmContext.getRMApps().get(applicationId);
+    if (app == null || rmApp == null) {
+      throw new org.apache.hadoop.yarn.exceptions.YarnException(
+          "Application '" + applicationId + "' is not present, hence could not change priority.");
+    }
+    org.apache.hadoop.yarn.api.records.Priority p =
+        checkAndGetApplicationPriority(newPriority, user, DatalocQueue.NAME, applicationId);
+    if (p.equals(app.getPriority())) {
+      future.set(null);
+      return p;
+    }
+    rmApp.getApplicationSubmissionContext().setPriority(p);
+    var stored = org.apache.hadoop.yarn.server.resourcemanager.recovery.records.ApplicationStateData.newInstance(
+        rmApp.getSubmitTime(), rmApp.getStartTime(), rmApp.getApplicationSubmissionContext(), rmApp.getUser(),
+        rmApp.getRealUser(), rmApp.getCallerContext());
+    stored.setApplicationTimeouts(rmApp.getApplicationTimeouts());
+    stored.setLaunchTime(rmApp.getLaunchTime());
+    rmContext.getStateStore().updateApplicationStateSynchronously(stored, false, future);
+    synchronized (this) {
+      holds.enter();
+      try {
+        boolean walked = otherWork.remove(applicationId); // its place in the walk depends on the priority
+        app.setPriority(p);
+        if (walked) {
+          otherWork.add(applicationId);
+        }
+        AppState a = apps.get(applicationId);
+        if (a != null) {
+          engine.setPriority(a.jobId, p.getPriority());
+        }
+      } finally {
+        holds.exit("updateApplicationPriority");
+      }
+    }
+    LOG.info("Dataloc: priority of {} is now {}", applicationId, p.getPriority());
+    return p;
+  }
+
   // ------------------------------------------------------------------ queues and info
 
+  /** The one queue's names: {@code default} and its full path {@code root.default}. */
+  private static boolean isOurQueue(String name) {
+    return DatalocQueue.NAME.equals(name) || ("root." + DatalocQueue.NAME).equals(name);
+  }
+
+  /** The one queue's information; any other name is an unknown queue, as under the CapacityScheduler. */
   @Override
-  public QueueInfo getQueueInfo(String queueName, boolean includeChildQueues, boolean recursive) {
+  public QueueInfo getQueueInfo(String queueName, boolean includeChildQueues, boolean recursive) throws IOException {
+    if (!isOurQueue(queueName)) {
+      throw new IOException("Unknown queue: " + queueName + " (Dataloc has one queue, " + DatalocQueue.NAME + ")");
+    }
     return queue.getQueueInfo(false, false);
   }
 
@@ -1898,7 +1998,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   public synchronized List<ApplicationAttemptId> getAppsInQueue(String queueName) {
     holds.enter();
     try {
-      if (!DatalocQueue.NAME.equals(queueName)) {
+      if (!isOurQueue(queueName)) {
         return null;
       }
       List<ApplicationAttemptId> out = new ArrayList<>();

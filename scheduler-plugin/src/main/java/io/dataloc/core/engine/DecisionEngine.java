@@ -437,6 +437,19 @@ public final class DecisionEngine {
     }
   }
 
+  /**
+   * Sets a job's priority (YARN's application priority): a job of higher priority is served
+   * first from every queue, whatever the job ordering says; the ordering ranks jobs of equal
+   * priority. The starvation guard still serves a job of lower priority that has waited its
+   * rounds. Unknown jobs are ignored.
+   */
+  public void setPriority(long jobId, int priority) {
+    JobState j = jobs.get(jobId);
+    if (j != null) {
+      j.priority = priority;
+    }
+  }
+
   /** Whether the job is parked (tests and reports). */
   public boolean parked(long jobId) {
     JobState j = jobs.get(jobId);

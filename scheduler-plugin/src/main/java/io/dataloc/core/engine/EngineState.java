@@ -369,8 +369,11 @@ public final class EngineState {
     return ordering;
   }
 
-  /** Compares two jobs under the configured ordering at the current time. */
+  /** Compares two jobs: higher priority first, then the configured ordering at the current time. */
   public int compareJobs(JobState a, JobState b) {
+    if (a.priority != b.priority) {
+      return Integer.compare(b.priority, a.priority);
+    }
     return ordering.compare(a, b, now, this::userTime);
   }
 

@@ -15,6 +15,7 @@ public final class JobState implements JobView {
   long meanTaskTicks = 1;
   /** The engine's decision count when this job last got a container (or arrived). */
   long lastServed;
+  int priority;
 
   JobState(int index, long id, String user, long arrival) {
     this.index = index;
@@ -40,6 +41,11 @@ public final class JobState implements JobView {
   @Override
   public long arrival() {
     return arrival;
+  }
+
+  @Override
+  public int priority() {
+    return priority;
   }
 
   @Override

@@ -118,6 +118,25 @@ class DecisionEngineTest {
   }
 
   @Test
+  void aJobOfHigherPriorityIsServedFirstWhateverTheOrderingSays() {
+    for (String policy : List.of("jsq-maxweight", "jsq-maxweight-steal", "balanced-pandas", "fair")) {
+      DecisionEngine e = engine(policy, "a", "b");
+      planned(e, 1, 0, 3);
+      assertEquals(1, e.onSlotFree(1).jobId(), policy);
+      planned(e, 2, 0, 3); // job 2 arrives with no running task: fair would pick it
+      e.setPriority(1, 5);
+      assertEquals(1, e.onSlotFree(1).jobId(), policy + ": priority 5 beats the ordering");
+      e.setPriority(2, 9);
+      assertEquals(2, e.onSlotFree(1).jobId(), policy + ": and 9 beats 5");
+      e.setPriority(2, 0);
+      e.setPriority(1, 0);
+      e.setPriority(77, 3); // unknown: ignored
+      assertTrue(e.state().compareJobs(e.job(2), e.job(1)) < 0,
+          policy + ": equal priorities fall back to the ordering (fair: job 2 runs fewer)");
+    }
+  }
+
+  @Test
   void plannedLocalTasksJoinTheirHostsQueueAndRemoteOnesTheCommonQueue() {
     DecisionEngine e = engine("jsq-maxweight", "a", "b");
     planned(e, 7, 3, 2);

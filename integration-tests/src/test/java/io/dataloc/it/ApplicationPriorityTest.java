@@ -1,0 +1,134 @@
+package io.dataloc.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.dataloc.yarn.LocalityScheduler;
+import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.protocolrecords.UpdateApplicationPriorityRequest;
+import org.apache.hadoop.yarn.api.protocolrecords.UpdateApplicationPriorityResponse;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Application priority, under Dataloc and the CapacityScheduler: set at submission (capped at
+ * {@code yarn.cluster.max-application-priority}) and changed while the application runs, it
+ * decides who is served first — for AM-side work the engine does not manage and for maps alike.
+ * Two applications each ask for more 1-GB containers than the four 8-GB hosts hold; whoever ranks
+ * first takes all the room.
+ */
+class ApplicationPriorityTest {
+  @TempDir Path dir;
+
+  static List<Arguments> cases() {
+    List<Arguments> out = new java.util.ArrayList<>();
+    for (Class<?> s : List.of(LocalityScheduler.class, CapacityScheduler.class)) {
+      for (int askPriority : new int[] {5, MrJob.MAP_PRIORITY}) {
+        out.add(Arguments.of(s, askPriority));
+      }
+    }
+    return out;
+  }
+
+  private MiniMr cluster(Class<?> scheduler, int maxPriority, String name) throws Exception {
+    @SuppressWarnings("unchecked")
+    Class<? extends ResourceScheduler> s = (Class<? extends ResourceScheduler>) scheduler;
+    return MiniMr.start(s, Map.of(YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, String.valueOf(maxPriority)),
+        Scenarios.twoRacks(4), 8192, dir.resolve(name + "-" + scheduler.getSimpleName()));
+  }
+
+  private static RMApp submit(MiniMr c, String user, Integer priority) throws Exception {
+    return c.submitEdited(user, null, sub -> sub.setPriority(priority == null ? null : Priority.newInstance(priority)));
+  }
+
+  /** Both AMs ask for 40 containers at {@code askPriority}; then nodes heartbeat. Containers each got. */
+  private static int[] race(MiniMr c, MockAM first, MockAM second, int askPriority) throws Exception {
+    for (MockAM am : List.of(first, second)) {
+      am.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(askPriority), ResourceRequest.ANY,
+          Resource.newInstance(1024, 1), 40)), List.of());
+    }
+    int[] got = new int[2];
+    for (int round = 0; round < 10; round++) {
+      for (MockNM nm : c.nodeList()) {
+        nm.nodeHeartbeat(true);
+        c.rm.drainEvents();
+      }
+      got[0] += first.allocate(List.of(), List.of()).getAllocatedContainers().size();
+      got[1] += second.allocate(List.of(), List.of()).getAllocatedContainers().size();
+    }
+    return got;
+  }
+
+  /** Two AMs of 1 GB hold two of the 32 GB: 30 containers for the application served first. */
+  private static final int ROOM = 30;
+
+  @ParameterizedTest(name = "{0}, asks at priority {1}")
+  @MethodSource("cases")
+  void theApplicationOfHigherPriorityIsServedFirst(Class<?> scheduler, int askPriority) throws Exception {
+    try (MiniMr c = cluster(scheduler, 10, "submitted")) {
+      RMApp low = submit(c, "alice", null);
+      MockAM lowAm = MockRM.launchAndRegisterAM(low, c.rm, c.nodes.get("h1"));
+      RMApp high = submit(c, "bob", 50);
+      MockAM highAm = MockRM.launchAndRegisterAM(high, c.rm, c.nodes.get("h2"));
+      assertEquals(Priority.newInstance(0), low.getApplicationPriority(), "none asked: 0");
+      assertEquals(Priority.newInstance(10), high.getApplicationPriority(), "50 capped at the cluster's maximum");
+      int[] got = race(c, lowAm, highAm, askPriority);
+      assertEquals(0, got[0], "the earlier application of lower priority waits");
+      assertEquals(ROOM, got[1], "the later one of higher priority takes the room");
+    }
+  }
+
+  @ParameterizedTest(name = "{0}, asks at priority {1}")
+  @MethodSource("cases")
+  void aPriorityRaisedWhileRunningTakesEffect(Class<?> scheduler, int askPriority) throws Exception {
+    try (MiniMr c = cluster(scheduler, 10, "updated")) {
+      RMApp first = submit(c, "alice", 2);
+      MockAM firstAm = MockRM.launchAndRegisterAM(first, c.rm, c.nodes.get("h1"));
+      RMApp second = submit(c, "bob", 5);
+      MockAM secondAm = MockRM.launchAndRegisterAM(second, c.rm, c.nodes.get("h2"));
+      // The owner raises the first application above the second before any container is handed out.
+      UpdateApplicationPriorityResponse r = UserGroupInformation.createRemoteUser("alice").doAs(
+          (PrivilegedExceptionAction<UpdateApplicationPriorityResponse>) () -> c.rm.getClientRMService()
+              .updateApplicationPriority(UpdateApplicationPriorityRequest.newInstance(first.getApplicationId(),
+                  Priority.newInstance(7))));
+      assertEquals(Priority.newInstance(7), r.getApplicationPriority());
+      assertEquals(Priority.newInstance(7), first.getApplicationPriority());
+      int[] got = race(c, firstAm, secondAm, askPriority);
+      assertEquals(ROOM, got[0], "priority 7 now ranks above 5");
+      assertEquals(0, got[1]);
+    }
+  }
+
+  /** By default the cluster's maximum is 0: every application has priority 0 and arrival decides. */
+  @ParameterizedTest(name = "{0}, asks at priority {1}")
+  @MethodSource("cases")
+  void byDefaultEveryApplicationHasPriorityZero(Class<?> scheduler, int askPriority) throws Exception {
+    try (MiniMr c = cluster(scheduler, 0, "default")) {
+      RMApp first = submit(c, "alice", null);
+      MockAM firstAm = MockRM.launchAndRegisterAM(first, c.rm, c.nodes.get("h1"));
+      RMApp second = submit(c, "bob", 9);
+      MockAM secondAm = MockRM.launchAndRegisterAM(second, c.rm, c.nodes.get("h2"));
+      assertEquals(Priority.newInstance(0), second.getApplicationPriority());
+      int[] got = race(c, firstAm, secondAm, askPriority);
+      assertEquals(ROOM, got[0] + got[1], "the room is used");
+      if (askPriority != MrJob.MAP_PRIORITY || scheduler == CapacityScheduler.class) {
+        assertEquals(ROOM, got[0], "first come, first served");
+      }
+    }
+  }
+}
