@@ -20,8 +20,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.ResourceTrackerService;
 final class CleaningNM extends MockNM {
   private final List<ContainerId> toReport = new ArrayList<>();
 
-  CleaningNM(String nodeIdStr, int memoryMb, ResourceTrackerService tracker) {
-    super(nodeIdStr, memoryMb, tracker);
+  CleaningNM(String nodeIdStr, int memoryMb, int vcores, ResourceTrackerService tracker) {
+    super(nodeIdStr, memoryMb, vcores, tracker);
   }
 
   @Override

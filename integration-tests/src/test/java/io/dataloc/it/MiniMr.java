@@ -102,6 +102,12 @@ final class MiniMr implements AutoCloseable {
    */
   static MiniMr start(Class<? extends ResourceScheduler> scheduler, Map<String, String> settings,
       Map<String, String> hostRack, int nodeMemoryMb, Path dir) throws Exception {
+    return start(scheduler, settings, hostRack, nodeMemoryMb, Math.max(1, nodeMemoryMb / 1024), dir);
+  }
+
+  /** As above, with nodes of {@code nodeVcores} virtual cores (by default one per GB, as MockNM's). */
+  static MiniMr start(Class<? extends ResourceScheduler> scheduler, Map<String, String> settings,
+      Map<String, String> hostRack, int nodeMemoryMb, int nodeVcores, Path dir) throws Exception {
     QueueMetrics.clearQueueMetrics();
     DefaultMetricsSystem.shutdown();
     // Fake host names (h1, h2, ...) cannot be resolved: token services must use names. (Set here,
@@ -131,7 +137,7 @@ final class MiniMr implements AutoCloseable {
     for (String h : hostRack.keySet()) {
       // Container tokens resolve the node's host: without this, every allocation waits for DNS.
       org.apache.hadoop.net.NetUtils.addStaticResolution(h, "127.0.0.1");
-      c.nodes.put(h, c.register(h + ":1234", nodeMemoryMb));
+      c.nodes.put(h, c.register(h + ":1234", nodeMemoryMb, nodeVcores));
     }
     rm.drainEvents();
     return c;
@@ -139,7 +145,11 @@ final class MiniMr implements AutoCloseable {
 
   /** Registers a NodeManager that reports the containers it was told to kill as completed. */
   MockNM register(String hostPort, int memoryMb) throws Exception {
-    MockNM nm = new CleaningNM(hostPort, memoryMb, rm.getResourceTrackerService());
+    return register(hostPort, memoryMb, Math.max(1, memoryMb / 1024));
+  }
+
+  MockNM register(String hostPort, int memoryMb, int vcores) throws Exception {
+    MockNM nm = new CleaningNM(hostPort, memoryMb, vcores, rm.getResourceTrackerService());
     nm.registerNode();
     rm.drainEvents();
     return nm;

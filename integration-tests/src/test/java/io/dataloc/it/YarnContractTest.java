@@ -74,6 +74,42 @@ class YarnContractTest {
   }
 
   /**
+   * Vcores: nodes of 8 GB and 2 vcores, asks for 40 containers of 1 GB and 2 vcores (the AM holds
+   * 1 GB and 1 vcore of h1). Counting memory only (the default calculator of both schedulers),
+   * 30 fit; counting vcores too (Dataloc's {@code resource-calculator dominant}, the
+   * CapacityScheduler's DominantResourceCalculator), one per node but h1: 3. At the map priority
+   * too, where the engine counts each node's slots in containers of the minimum allocation.
+   */
+  @ParameterizedTest(name = "{0}, asks at priority {1}")
+  @org.junit.jupiter.params.provider.MethodSource("schedulersAndAskPriorities")
+  void vcoresCountWithTheDominantResourceCalculator(Class<? extends ResourceScheduler> scheduler, int askPriority)
+      throws Exception {
+    for (boolean dominant : new boolean[] {false, true}) {
+      Map<String, String> settings = !dominant ? Map.of()
+          : scheduler == LocalityScheduler.class ? Map.of("yarn.scheduler.dataloc.resource-calculator", "dominant")
+          : Map.of("yarn.scheduler.capacity.resource-calculator",
+              "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
+      try (MiniMr c = MiniMr.start(scheduler, settings, Scenarios.twoRacks(4), 8192, 2,
+          dir.resolve("vcores-" + scheduler.getSimpleName() + askPriority + dominant))) {
+        MockAM am = MockRM.launchAndRegisterAM(c.submit("frank", null), c.rm, c.nodes.get("h1"));
+        am.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(askPriority), ResourceRequest.ANY,
+            Resource.newInstance(1024, 2), 40)), List.of());
+        Map<String, Integer> got = new java.util.TreeMap<>();
+        for (int round = 0; round < 10; round++) {
+          for (MockNM nm : c.nodeList()) {
+            nm.nodeHeartbeat(true);
+            c.rm.drainEvents();
+          }
+          am.allocate(List.of(), List.of()).getAllocatedContainers()
+              .forEach(x -> got.merge(x.getNodeId().getHost(), 1, Integer::sum));
+        }
+        assertEquals(dominant ? Map.of("h2", 1, "h3", 1, "h4", 1) : Map.of("h1", 7, "h2", 8, "h3", 8, "h4", 8), got,
+            dominant ? "vcores counted" : "memory only");
+      }
+    }
+  }
+
+  /**
    * Two requests at one priority told apart by {@code allocationRequestId} (2 containers of 1 GB
    * as request 1, one of 2 GB as request 2): each container comes back tagged with the id of the
    * request it serves, and each request gets what it asked for — at the map priority too, where

@@ -98,13 +98,18 @@ public final class DatalocConfiguration {
   public static final Key ONLINE_MAX_PENDING = new Key("online.max-pending-per-job", "1000", "1..1000000",
       "most engine tasks built from one job's asks at a time (the AM's ask count never sizes anything)");
   public static final Key AM_RESOURCE_PERCENT = new Key("maximum-am-resource-percent", "0.1", "0 < p <= 1",
-      "share of the cluster's memory that ApplicationMasters may hold (one AM is always admitted)");
+      "share of the cluster's memory (the dominant share of memory and vcores with resource-calculator dominant) that "
+          + "ApplicationMasters may hold (one AM is always admitted)");
   public static final Key STARVATION = new Key("online.starvation-rounds", "2", "0..1000000 (0: off)",
       "a job with a map queued for a node that has had no container for this many rounds of decisions (a round: "
           + "as many as the cluster has slots) runs it there before the policy picks");
   public static final Key RECOVERY = new Key("error.recovery-ms", "60000", "0..86400000 (0: only -refreshQueues)",
       "after an error no application can be blamed for, plain locality scheduling for this long without a further "
           + "error, then the engine is rebuilt and jobs are planned again");
+  public static final Key RESOURCE_CALCULATOR = new Key("resource-calculator", "memory",
+      "memory (DefaultResourceCalculator), dominant (DominantResourceCalculator), or either class name",
+      "what a container costs: memory only, or memory and vcores (and what fits is the dominant share), as the "
+          + "CapacityScheduler's resource-calculator; read at start only");
   public static final Key ACL_SUBMIT = new Key("acl.submit-applications", "*",
       "a Hadoop ACL: users,... groups,... or *", "who may submit applications (enforced with yarn.acl.enable)");
   public static final Key ACL_ADMINISTER = new Key("acl.administer-queue", "*",
@@ -115,8 +120,8 @@ public final class DatalocConfiguration {
       COST_REMOTE, COST_CONGESTION, COST_LEARN_SAMPLES, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES,
       PLAN_BUDGET, PLAN_MAX_TASKS, SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
       MAX_HOSTS_PER_SPLIT, MAX_HOST_LENGTH, MAX_LISTING, MAX_JOB_CONF_BYTES, STAGING_ROOT, PLACEMENT_THREADS,
-      PLACEMENT_MAX_WAITING, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, STARVATION, RECOVERY, ACL_SUBMIT,
-      ACL_ADMINISTER);
+      PLACEMENT_MAX_WAITING, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, STARVATION, RECOVERY, RESOURCE_CALCULATOR,
+      ACL_SUBMIT, ACL_ADMINISTER);
 
   /** What a job's files may cost the ResourceManager before a byte of them is believed. */
   public record Bounds(long maxFileBytes, int maxSplits, int maxHostsPerSplit, int maxHostLength, int maxListing,
@@ -134,7 +139,7 @@ public final class DatalocConfiguration {
       long gamma, int learnSamples, long planBudgetMs, int planMaxTasks, Set<String> sources, String hintEnv,
       long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed, Bounds bounds,
       long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds, long recoveryMs,
-      int costLearnSamples) {
+      int costLearnSamples, boolean dominantResources) {
 
     public EngineConfig engineConfig() {
       return new EngineConfig(policy, ordering, assigner, cost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
@@ -228,7 +233,17 @@ public final class DatalocConfiguration {
     return new Settings(assigner, fallback, policy, ordering, CostModel.of(local, rack, remote, congestion), alpha, beta,
         gamma, learn, budget, maxTasks, sources, hintEnv, readTimeout, mapPriority, nodeDelay, rackDelay, seed, bounds,
         amPermille, aclSubmit, aclAdminister, (int) range(conf, STARVATION, 0, 1_000_000),
-        range(conf, RECOVERY, 0, 86_400_000), (int) range(conf, COST_LEARN_SAMPLES, 0, 1_000_000));
+        range(conf, RECOVERY, 0, 86_400_000), (int) range(conf, COST_LEARN_SAMPLES, 0, 1_000_000),
+        dominant(conf));
+  }
+
+  private static boolean dominant(Configuration conf) {
+    String v = get(conf, RESOURCE_CALCULATOR).trim();
+    return switch (v) {
+      case "memory", "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator" -> false;
+      case "dominant", "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator" -> true;
+      default -> throw bad(RESOURCE_CALCULATOR, v, "allowed: " + RESOURCE_CALCULATOR.allowed());
+    };
   }
 
   /** The reference table of the README, generated from the definitions. */

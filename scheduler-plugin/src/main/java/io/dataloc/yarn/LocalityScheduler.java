@@ -125,7 +125,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   private Configuration conf;
   private volatile DatalocConfiguration.Settings settings;
-  private final ResourceCalculator calculator = new DefaultResourceCalculator();
+  /** What a container costs (memory, or memory and vcores): chosen at start, as the CapacityScheduler's. */
+  private ResourceCalculator calculator = new DefaultResourceCalculator();
   private final Resource used = Resource.newInstance(0, 0);
   /** The cluster's free resource as of the last change, for AMs' headroom (read without the lock). */
   private volatile Resource free = Resources.none();
@@ -195,9 +196,12 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     // What Dataloc does not do is refused here, not ignored later.
     int types = org.apache.hadoop.yarn.util.resource.ResourceUtils.getNumberOfKnownResourceTypes();
     if (types > 2) {
-      throw new YarnRuntimeException("Dataloc cannot start: it schedules memory (vcores are carried, not counted);"
-          + " the " + types + " resource types of yarn.resource-types are not supported");
+      throw new YarnRuntimeException("Dataloc cannot start: it schedules memory and vcores ("
+          + DatalocConfiguration.RESOURCE_CALCULATOR.fullName() + "); the " + types
+          + " resource types of yarn.resource-types (GPUs, FPGAs, ...) are not supported");
     }
+    calculator = settings.dominantResources() ? new org.apache.hadoop.yarn.util.resource.DominantResourceCalculator()
+        : new DefaultResourceCalculator();
     applications = new ConcurrentSkipListMap<>();
     minimumAllocation = super.getMinimumAllocation();
     initMaximumResourceCapability(super.getMaximumAllocation());
@@ -282,6 +286,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         next = DatalocConfiguration.load(configuration);
       } catch (IllegalArgumentException e) {
         throw new IOException("refused: " + e.getMessage(), e);
+      }
+      if (next.dominantResources() != settings.dominantResources()) {
+        throw new IOException("refused: " + DatalocConfiguration.RESOURCE_CALCULATOR.fullName()
+            + " is read at start only (restart the ResourceManager to change it)");
       }
       setConf(configuration);
       if (!next.engineConfig().equals(settings.engineConfig()) || degraded) {
@@ -509,16 +517,16 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     free = Resources.componentwiseMax(Resources.none(), room);
   }
 
-  /** The memory of the nodes Dataloc serves: the cluster's less the labelled partitions'. */
-  private long servedMemory() {
-    long m = getClusterResource().getMemorySize();
+  /** The resources of the nodes Dataloc serves: the cluster's less the labelled partitions'. */
+  private Resource served() {
+    Resource r = Resources.clone(getClusterResource());
     for (NodeId id : labelledNodes) {
       FiCaSchedulerNode n = nodeTracker.getNode(id);
       if (n != null) {
-        m -= n.getTotalResource().getMemorySize();
+        Resources.subtractFrom(r, n.getTotalResource());
       }
     }
-    return Math.max(0, m);
+    return Resources.componentwiseMax(Resources.none(), r);
   }
 
   private synchronized void degrade(String what, Throwable t) {
@@ -614,9 +622,13 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     return labelled(node) ? 0 : slots(node);
   }
 
+  /** Containers of the minimum allocation the node holds (memory, or memory and vcores): at least one. */
   private int slots(FiCaSchedulerNode node) {
-    long min = Math.max(1, minimumAllocation.getMemorySize());
-    return (int) Math.max(1, node.getTotalResource().getMemorySize() / min);
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, minimumContainers(node.getTotalResource())));
+  }
+
+  private long minimumContainers(Resource room) {
+    return Math.max(0, calculator.computeAvailableContainers(room, minimumAllocation));
   }
 
   private synchronized void resized(RMNode rmNode) {
@@ -1261,9 +1273,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     if (h < 0 || !engine.state().alive(h)) {
       return;
     }
-    long min = Math.max(1, minimumAllocation.getMemorySize());
-    long free = labelled(node) ? 0 : Math.max(0, node.getUnallocatedResource().getMemorySize());
-    int now = (int) Math.min(slots(node), free / min + engine.state().running(h));
+    long free = labelled(node) ? 0 : minimumContainers(node.getUnallocatedResource());
+    int now = (int) Math.min(slots(node), free + engine.state().running(h));
     if (now != engine.state().slots(h)) {
       engine.setSlots(h, now);
     }
@@ -1271,15 +1282,18 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   /**
    * Whether an ApplicationMaster container of this size may start: ApplicationMasters may hold
-   * {@code maximum-am-resource-percent} of the cluster's memory, and one always may (as in the
-   * CapacityScheduler, so a small cluster is never left with none).
+   * {@code maximum-am-resource-percent} of the cluster's resources (memory; with the dominant
+   * calculator, the dominant share), and one always may (as in the CapacityScheduler, so a small
+   * cluster is never left with none).
    */
   private boolean amFits(Resource am) {
-    if (amUsed.getMemorySize() <= 0) {
+    if (amUsed.getMemorySize() <= 0 && amUsed.getVirtualCores() <= 0) {
       return true;
     }
-    long limit = servedMemory() * settings.amResourcePermille() / 1000;
-    return amUsed.getMemorySize() + am.getMemorySize() <= limit;
+    Resource served = served();
+    Resource limit = Resource.newInstance(served.getMemorySize() * settings.amResourcePermille() / 1000,
+        (int) (served.getVirtualCores() * (long) settings.amResourcePermille() / 1000));
+    return Resources.lessThanOrEqual(calculator, served, Resources.add(amUsed, am), limit);
   }
 
   /** The request of an attempt that waits for its ApplicationMaster's container. */

@@ -54,6 +54,7 @@ class DatalocConfigurationTest {
     INVALID.put("cost.learn-samples", "-1");
     INVALID.put("acl.submit-applications", "alice\nbob");
     INVALID.put("acl.administer-queue", "root\radmins");
+    INVALID.put("resource-calculator", "org.apache.hadoop.yarn.util.resource.ResourceCalculator");
   }
 
   @Test
