@@ -250,6 +250,71 @@ class YarnContractTest {
     }
   }
 
+  /**
+   * With the RM's opportunistic allocation on, the RM's own allocator serves opportunistic asks
+   * (from the nodes' queue lengths, without the scheduler), guaranteed asks of the same AM are
+   * the scheduler's, and opportunistic containers that end are released by YARN's common code:
+   * the scheduler's memory count is untouched by them, under Dataloc as under the CapacityScheduler.
+   */
+  @ParameterizedTest
+  @ValueSource(classes = {LocalityScheduler.class, CapacityScheduler.class})
+  void withOpportunisticAllocationOnTheRmServesOpportunisticAsks(Class<? extends ResourceScheduler> scheduler)
+      throws Exception {
+    Map<String, String> settings = Map.of(YarnConfiguration.OPPORTUNISTIC_CONTAINER_ALLOCATION_ENABLED, "true",
+        YarnConfiguration.NM_OPPORTUNISTIC_CONTAINERS_MAX_QUEUE_LENGTH, "10",
+        YarnConfiguration.NM_CONTAINER_QUEUING_SORTING_NODES_INTERVAL_MS, "100");
+    try (MiniMr c = MiniMr.start(scheduler, settings, Scenarios.twoRacks(4), 8192,
+        dir.resolve("opportunistic-on-" + scheduler.getSimpleName()))) {
+      MockAM am = MockRM.launchAndRegisterAM(c.submit("erin", null), c.rm, c.nodes.get("h1"));
+      // The nodes tell the RM's opportunistic allocator how long their queues are (a real NodeManager
+      // does so on every heartbeat); it sorts them every 100 ms.
+      var queues = org.apache.hadoop.yarn.server.api.records.OpportunisticContainersStatus.newInstance();
+      queues.setOpportQueueCapacity(10);
+      queues.setWaitQueueLength(0);
+      queues.setEstimatedQueueWaitTime(0);
+      for (MockNM nm : c.nodeList()) {
+        nm.nodeHeartbeat(queues, true);
+      }
+      c.rm.drainEvents();
+      ResourceRequest opp = ResourceRequest.newInstance(Priority.newInstance(5), ResourceRequest.ANY,
+          Resource.newInstance(1024, 1), 2);
+      opp.setExecutionTypeRequest(ExecutionTypeRequest.newInstance(
+          org.apache.hadoop.yarn.api.records.ExecutionType.OPPORTUNISTIC, true));
+      ResourceRequest guaranteed = ResourceRequest.newInstance(Priority.newInstance(6), ResourceRequest.ANY,
+          Resource.newInstance(1024, 1), 3);
+      List<Container> got = new java.util.ArrayList<>(am.allocate(List.of(opp, guaranteed), List.of())
+          .getAllocatedContainers());
+      // Until all five came (the allocator serves opportunistic asks once it has sorted the nodes).
+      for (int round = 0; round < 100 && got.size() < 5; round++) {
+        for (MockNM nm : c.nodeList()) {
+          nm.nodeHeartbeat(queues, true);
+        }
+        c.rm.drainEvents();
+        got.addAll(am.allocate(List.of(), List.of()).getAllocatedContainers());
+        Thread.sleep(50);
+      }
+      Map<org.apache.hadoop.yarn.api.records.ExecutionType, Long> byType = got.stream().collect(
+          java.util.stream.Collectors.groupingBy(Container::getExecutionType, java.util.stream.Collectors.counting()));
+      assertEquals(Map.of(org.apache.hadoop.yarn.api.records.ExecutionType.OPPORTUNISTIC, 2L,
+          org.apache.hadoop.yarn.api.records.ExecutionType.GUARANTEED, 3L), byType);
+      ResourceScheduler s = c.rm.getResourceScheduler();
+      long usedBefore = s.getRootQueueMetrics().getAllocatedMB();
+      // The opportunistic containers run and end on their nodes.
+      for (Container x : got) {
+        if (x.getExecutionType() == org.apache.hadoop.yarn.api.records.ExecutionType.OPPORTUNISTIC) {
+          MockNM nm = c.nodes.get(x.getNodeId().getHost());
+          nm.nodeHeartbeat(am.getApplicationAttemptId(), x.getId().getContainerId(), ContainerState.RUNNING);
+          nm.nodeHeartbeat(am.getApplicationAttemptId(), x.getId().getContainerId(), ContainerState.COMPLETE);
+        }
+      }
+      c.rm.drainEvents();
+      assertEquals(usedBefore, s.getRootQueueMetrics().getAllocatedMB(), "opportunistic containers never counted");
+      if (s instanceof LocalityScheduler l) {
+        assertEquals(0, l.datalocMetrics().errors());
+      }
+    }
+  }
+
   private static void label(MiniMr c, String host, String label) throws Exception {
     var labels = c.rm.getRMContext().getNodeLabelManager();
     labels.addToCluserNodeLabels(Set.of(NodeLabel.newInstance(label, true)));
