@@ -315,6 +315,43 @@ class YarnContractTest {
     }
   }
 
+  /**
+   * The attempt's locality table (the RM's application page: total allocated containers, and
+   * node-local/rack-local/off-switch against what was asked) counts every container, the AM's
+   * included, as under the CapacityScheduler (before: Dataloc's allocations left it at zero).
+   */
+  @ParameterizedTest
+  @ValueSource(classes = {LocalityScheduler.class, CapacityScheduler.class})
+  void theAttemptsLocalityTableCountsEveryContainer(Class<? extends ResourceScheduler> scheduler) throws Exception {
+    try (MiniMr c = MiniMr.start(scheduler, Map.of(), Scenarios.twoRacks(4), 8192,
+        dir.resolve("locality-table-" + scheduler.getSimpleName()))) {
+      RMApp app = c.submit("gina", null);
+      MockAM am = MockRM.launchAndRegisterAM(app, c.rm, c.nodes.get("h1"));
+      Priority p = Priority.newInstance(5);
+      Resource gb = Resource.newInstance(1024, 1);
+      am.allocate(List.of(ResourceRequest.newInstance(p, "h2", gb, 4), ResourceRequest.newInstance(p, "/r1", gb, 4),
+          ResourceRequest.newInstance(p, ResourceRequest.ANY, gb, 4)), List.of());
+      int got = 0;
+      for (int round = 0; round < 60 && got < 4; round++) {
+        for (MockNM nm : c.nodeList()) {
+          nm.nodeHeartbeat(true);
+          c.rm.drainEvents();
+        }
+        got += am.allocate(List.of(), List.of()).getAllocatedContainers().size();
+      }
+      assertEquals(4, got);
+      var metrics = app.getCurrentAppAttempt().getRMAppAttemptMetrics();
+      assertEquals(5, metrics.getTotalAllocatedContainers(), "the AM and four");
+      int counted = 0;
+      for (int[] row : metrics.getLocalityStatistics()) {
+        for (int n : row) {
+          counted += n;
+        }
+      }
+      assertEquals(5, counted, "each container once in the locality table");
+    }
+  }
+
   private static void label(MiniMr c, String host, String label) throws Exception {
     var labels = c.rm.getRMContext().getNodeLabelManager();
     labels.addToCluserNodeLabels(Set.of(NodeLabel.newInstance(label, true)));

@@ -97,7 +97,12 @@ public class DatalocAppAttempt extends FiCaSchedulerApp {
       updateAMContainerDiagnostics(AMState.ASSIGNED, null);
       addToNewlyAllocatedContainers(node, rmContainer);
       liveContainers.put(container.getId(), rmContainer);
+      // The attempt's locality table (the RM's application page, total allocated containers): where
+      // the container went against the most local ask it served here, as the CapacityScheduler counts.
+      NodeType asked = getOutstandingAsksCount(key, node.getNodeName()) > 0 ? NodeType.NODE_LOCAL
+          : getOutstandingAsksCount(key, node.getRackName()) > 0 ? NodeType.RACK_LOCAL : NodeType.OFF_SWITCH;
       var request = appSchedulingInfo.allocate(type, node, key, rmContainer);
+      incNumAllocatedContainers(type, asked);
       attemptResourceUsage.incUsed(node.getPartition(), container.getResource());
       ((RMContainerImpl) rmContainer).setContainerRequest(request);
       rmContainer.handle(new RMContainerEvent(container.getId(), RMContainerEventType.START));
