@@ -162,6 +162,19 @@ class YarnContractTest {
       assertTrue(errors.get(0).getReason().contains("does not support container updates"), errors.get(0).getReason());
       assertEquals(container.getId(), errors.get(0).getUpdateContainerRequest().getContainerId());
       assertTrue(r.getUpdatedContainers().isEmpty(), "nothing was updated");
+      // A decrease and a demotion (a promotion of a guaranteed container the RM itself refuses).
+      for (ContainerUpdateType type : List.of(ContainerUpdateType.DECREASE_RESOURCE,
+          ContainerUpdateType.DEMOTE_EXECUTION_TYPE)) {
+        AllocateResponse again = am.sendContainerUpdateRequest(List.of(UpdateContainerRequest.newInstance(
+            container.getVersion(), container.getId(), type,
+            type == ContainerUpdateType.DECREASE_RESOURCE ? Resource.newInstance(512, 1) : null,
+            type == ContainerUpdateType.DEMOTE_EXECUTION_TYPE
+                ? org.apache.hadoop.yarn.api.records.ExecutionType.OPPORTUNISTIC : null)));
+        assertEquals(1, again.getUpdateErrors().size(), type + ": " + again.getUpdateErrors());
+        assertTrue(again.getUpdateErrors().get(0).getReason().contains("does not support container updates"),
+            type + ": " + again.getUpdateErrors().get(0).getReason());
+        assertTrue(again.getUpdatedContainers().isEmpty(), type + ": nothing was updated");
+      }
       assertEquals(0, ((LocalityScheduler) c.rm.getResourceScheduler()).datalocMetrics().errors());
     }
   }
