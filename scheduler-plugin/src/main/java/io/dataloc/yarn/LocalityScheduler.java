@@ -1,14 +1,11 @@
 package io.dataloc.yarn;
 
+import io.dataloc.core.am.AmReplay;
 import io.dataloc.core.engine.Decision;
 import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.JobState;
 import io.dataloc.core.model.Assignment;
 import io.dataloc.core.model.Evaluation;
-import io.dataloc.core.offline.Assigner;
-import io.dataloc.core.offline.AssignerOptions;
-import io.dataloc.core.offline.Assigners;
-import io.dataloc.core.offline.HostLevelling;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -96,7 +92,7 @@ import org.slf4j.LoggerFactory;
  * assigner otherwise) and its tasks enter the engine's queues where the plan put them; jobs
  * without placement are served from their host-level asks. A node heartbeat with room asks the
  * engine what to run; the container goes to that job at the locality level its asks allow, never
- * beyond them, and a replay of the MapReduce AM's matching rule ({@link AmModel}) tells the engine
+ * beyond them, and a replay of the MapReduce AM's matching rule ({@link AmReplay}) tells the engine
  * which task really runs. <b>Everything else</b> (AM containers, reduces, retried maps, other
  * priorities) is served in application order, node-local, then rack-local, then off-switch, as
  * the FIFO scheduler does.
@@ -116,8 +112,6 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   /** What an AM is told of a container update (increase, decrease, promotion, demotion). */
   static final String UPDATES_REFUSED = "The Dataloc scheduler does not support container updates (resource "
       + "increase or decrease, promotion or demotion); release the container and ask for a new one";
-  /** Bound on {@link HostLevelling} chain moves per plan (each is one search over the job's tasks). */
-  private static final int LEVELLING_MOVES = 2_000;
   /** Bound on the engine decisions one free container may try (each excludes one job). */
   private static final int MAX_TRIES = 256;
   /** Tasks of a plan entered into the engine per hold of the lock. */
@@ -947,44 +941,26 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         holds.exit("plan: problem");
       }
     }
-    long t0 = System.nanoTime();
-    long deadline = t0 + TimeUnit.MILLISECONDS.toNanos(budgetMs);
     // The problem is built from the hosts' snapshot, outside the lock (linear in the job).
     io.dataloc.core.engine.PlanInput input = hosts.input(placement.hostsPerTask());
-    Assignment plan = null;
-    String used = settings.assigner();
-    Future<Assignment> f = null;
-    try {
-      Assigner main = Assigners.create(settings.assigner(), AssignerOptions.defaults().withSeed(settings.seed()));
-      f = planner.submit(() -> main.assign(input.problem()));
-      plan = f.get(budgetMs, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      f.cancel(true);
+    io.dataloc.core.engine.BudgetedPlanner.Result planned = new io.dataloc.core.engine.BudgetedPlanner(planner)
+        .plan(input.problem(), settings.assigner(), fallback, settings.seed(), budgetMs);
+    if (planned.overBudget()) {
       dmetrics.plansOverBudget.incr();
-      if (!fallback.equals("none")) {
-        LOG.warn("Dataloc: planning {} with {} exceeded {} ms; using {}", a.id, settings.assigner(), budgetMs, fallback);
-        try {
-          plan = Assigners.create(fallback, AssignerOptions.defaults()).assign(input.problem());
-          used = fallback;
-        } catch (RuntimeException e2) {
-          plan = null;
-        }
-      }
-    } catch (java.util.concurrent.ExecutionException e) {
-      LOG.warn("Dataloc: planning {} failed: {}", a.id, e.getCause().toString());
+      LOG.warn("Dataloc: planning {} with {} exceeded {} ms; {}", a.id, settings.assigner(), budgetMs,
+          planned.plan() == null ? planned.failure() : "using " + planned.planner());
+    } else if (planned.plan() == null) {
+      LOG.warn("Dataloc: planning {} failed: {}", a.id, planned.failure());
     }
-    if (plan != null) {
-      // Levelling is an anytime pass: it stops at the plan's budget with the moves made so far.
-      Assignment unlevelled = plan;
-      plan = HostLevelling.level(input.problem(), unlevelled, LEVELLING_MOVES, () -> System.nanoTime() > deadline);
-    }
-    double millis = (System.nanoTime() - t0) / 1e6;
-    AmModel am = null;
+    Assignment plan = planned.plan();
+    String used = planned.planner();
+    double millis = planned.millis();
+    AmReplay am = null;
     if (plan != null && placement.amOrder()) {
       // Racks from the hosts' snapshot (node names; with yarn.scheduler.include-port-in-node-name
       // the split's host names match no node anyway).
       Map<String, String> racks = hosts.rackByHost(org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK);
-      am = new AmModel(placement.hostsPerTask(),
+      am = new AmReplay(placement.hostsPerTask(),
           h -> racks.getOrDefault(h, org.apache.hadoop.net.NetworkTopology.DEFAULT_RACK));
     }
     io.dataloc.core.engine.PlanApplication prepared = plan == null ? null
@@ -2134,7 +2110,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     final String user;
     Phase phase = Phase.ONLINE;
     long since = System.nanoTime();
-    AmModel am;
+    AmReplay am;
     boolean jobCreated;
     boolean sawMaps;
     /** Out of the engine after an error in its work: served from its asks (see contain). */
