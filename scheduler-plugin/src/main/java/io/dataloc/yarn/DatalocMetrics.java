@@ -33,6 +33,10 @@ public class DatalocMetrics {
   @Metric("Applications whose map asks forbid relaxing locality (served from their asks, not planned)")
   MutableCounterLong appsStrictLocality;
   @Metric("Engine rebuilds after a degraded spell") MutableCounterLong recoveries;
+  @Metric("Map containers served from a job's asks while its placement was read and planned")
+  MutableCounterLong mapsBeforePlan;
+  @Metric("Of those, maps tied to their task by the AM replay when the plan came")
+  MutableCounterLong mapsTiedToPlan;
   @Metric("Time of the last plan, ms") MutableGaugeLong lastPlanMillis;
   @Metric("Makespan of the last plan, thousandths of a cost unit") MutableGaugeLong lastPlanMakespan;
   @Metric("Lower bound of the last plan, thousandths of a cost unit") MutableGaugeLong lastPlanLowerBound;
@@ -111,5 +115,13 @@ public class DatalocMetrics {
 
   public long recoveries() {
     return recoveries.value();
+  }
+
+  public long mapsBeforePlan() {
+    return mapsBeforePlan.value();
+  }
+
+  public long mapsTiedToPlan() {
+    return mapsTiedToPlan.value();
   }
 }

@@ -7,8 +7,10 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
  * {@code DataNodeFaultInjector} does for the DataNode: the default does nothing. The sites are
  * {@link #ASSIGN_MAP} (a map the engine chose for the application), {@link #ASSIGN_OTHER} (an AM,
  * reduce or retried map from its asks), {@link #RECONCILE} (its asks brought into the engine),
- * {@link #COMPLETED} (one of its containers ended), and {@link #HEARTBEAT} (a node's heartbeat,
- * before any application's work: {@code app} is null).
+ * {@link #COMPLETED} (one of its containers ended), {@link #HEARTBEAT} (a node's heartbeat,
+ * before any application's work: {@code app} is null), and {@link #READ} (its placement read is
+ * about to start, on a placement thread: the one site called without the scheduler's lock, where a
+ * test may also wait, as a slow file system would).
  */
 @FunctionalInterface
 public interface FaultInjector {
@@ -18,9 +20,10 @@ public interface FaultInjector {
   String RECONCILE = "reconcile";
   String COMPLETED = "completed";
   String HEARTBEAT = "heartbeat";
+  String READ = "read";
 
   FaultInjector NONE = (site, app) -> {};
 
-  /** Called under the scheduler's lock at {@code site}, working for {@code app} (or null); may throw. */
+  /** Called at {@code site} (under the scheduler's lock but for {@link #READ}), working for {@code app} (or null); may throw. */
   void at(String site, ApplicationId app);
 }

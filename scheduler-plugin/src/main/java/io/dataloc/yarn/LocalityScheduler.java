@@ -860,6 +860,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext ctx, String type, DatalocConfiguration.Settings s) {
     PlacementReader.Placement placement;
     try {
+      faults.at(FaultInjector.READ, a.id);
       placement = r.read(ctx, type, a.user);
       if (Thread.interrupted()) {
         throw new java.io.InterruptedIOException("interrupted");
@@ -1001,6 +1002,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
             a.tasks = placement.hostsPerTask().size();
             a.am = am;
             a.phase = Phase.PLANNED;
+            replayEarly(a);
             dirty.add(a.id); // its asks decide whether it runs now
             dmetrics.plansMade.incr();
             dmetrics.lastPlanMillis.set(Math.round(millis));
@@ -1016,6 +1018,49 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         }
       }
     }
+  }
+
+  /**
+   * The plan has just entered the engine (under the lock): the maps served from the job's asks
+   * while it was read and planned are tied to their tasks by replaying them, in the order they
+   * were handed out, through the AM's rule. Each such task leaves its queue and runs where its
+   * container is (or is done, if its container has ended); a task whose host the engine does not
+   * know is dropped from the plan. Without the AM's order (another application type) or past the
+   * bound, nothing is tied: the engine then holds tasks the AM has already run, and drops them
+   * once the AM stops asking for maps.
+   */
+  private void replayEarly(AppState a) {
+    if (a.early.isEmpty() && !a.earlyOverflow) {
+      return;
+    }
+    int served = a.early.size();
+    int tied = 0;
+    if (a.am != null && !a.earlyOverflow) {
+      DatalocAppAttempt attempt = currentAttempt(a.id);
+      for (EarlyMap e : a.early) {
+        int index = a.am.take(e.host(), e.rack());
+        if (index < 0) {
+          continue;
+        }
+        int task = engine.task(a.jobId, index);
+        if (!engine.startedOutside(task, engine.state().hostIndex(e.host()))) {
+          engine.dropPending(task);
+          continue;
+        }
+        RMContainer c = attempt == null ? null : attempt.getRMContainer(e.container());
+        if (c != null && c.getState() != RMContainerState.COMPLETED) {
+          containerTask.put(e.container(), task);
+        } else {
+          engine.taskFinished(task);
+        }
+        tied++;
+      }
+    }
+    dmetrics.mapsTiedToPlan.incr(tied);
+    LOG.info("Dataloc: {} map containers of {} were served from its asks before its plan; {} tied to their tasks",
+        a.earlyOverflow ? "more than " + served : served, a.id, tied);
+    a.early.clear();
+    a.earlyOverflow = false;
   }
 
   /**
@@ -1186,7 +1231,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         // AMs (within the AM limit) and the work of applications not waiting for maps first; then
         // the maps; then what is left (reduces, retried maps) of applications still waiting for
         // maps, so a reduce never takes the container one of its job's maps could have had.
-        for (int guard = 0; guard < 10_000 && !labelled(node) && fits(node, minimumAllocation); guard++) {
+        // A node being decommissioned gracefully takes no new container at all. (YARN also shrinks it
+        // to what it runs, by an event sent from the heartbeat: no room should show, but nothing here
+        // counts on the event having arrived.)
+        boolean draining = node.getRMNode().getState() == org.apache.hadoop.yarn.api.records.NodeState.DECOMMISSIONING;
+        for (int guard = 0; guard < 10_000 && !draining && !labelled(node) && fits(node, minimumAllocation); guard++) {
           working = null;
           boolean served = assignOther(node, !degraded, true);
           holds.mark("hb: AMs and other work");
@@ -1345,7 +1394,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     }
     // The maps of an application out of the engine (after an error, or with strict locality) are
     // served here, from its asks, like everything else of it.
-    boolean inEngine = a != null && !a.servedFromAsks();
+    // So are the maps of a job whose placement is being read and planned: they start at once, and
+    // the plan takes over from what they ran (replayEarly).
+    boolean inEngine = a != null && !a.servedFromAsks() && !a.waiting();
     boolean am = isAmRequest(attempt);
     if (!am && first && exceptMaps && inEngine && asksForMaps(attempt)) {
       return Served.NOT_HERE;
@@ -1367,12 +1418,19 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       if (type == null) {
         continue;
       }
+      if (type != NodeType.NODE_LOCAL && a != null && a.waiting() && isMapKey(key) && !am) {
+        continue; // before its plan, a job's maps start only where their data is; the plan places the rest
+      }
       working = attempt.getApplicationId();
       faults.at(FaultInjector.ASSIGN_OTHER, working);
       RMContainer c = allocateOne(attempt, key, node, type);
       if (c != null) {
         if (isMapKey(key)) {
           countMap(type, a, node.getNodeName());
+          if (a != null && a.waiting() && !am) {
+            a.early(c.getContainerId(), node.getNodeName(), node.getRackName(), settings.bounds().onlineMaxPending());
+            dmetrics.mapsBeforePlan.incr();
+          }
         } else {
           dmetrics.otherContainers.incr();
         }
@@ -2103,6 +2161,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   enum Phase { READING, PLANNING, PLANNED, ONLINE }
 
+  /** A map container served from a job's asks before its plan came. */
+  record EarlyMap(ContainerId container, String host, String rack) {}
+
   /** What the adapter knows of one application (guarded by the scheduler lock). */
   private final class AppState {
     final ApplicationId id;
@@ -2138,6 +2199,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     final Map<String, Integer> declines = new HashMap<>();
     /** Map containers allocated on each host over the job's life. */
     final Map<String, Integer> mapsOn = new HashMap<>();
+    /** Map containers served from its asks while it waited for its plan, in order (bounded). */
+    final List<EarlyMap> early = new ArrayList<>();
+    /** More were served than {@code early} holds: they cannot be tied to tasks. */
+    boolean earlyOverflow;
 
     AppState(ApplicationId id, long jobId, String user) {
       this.id = id;
@@ -2150,6 +2215,19 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       return contained || strict;
     }
 
+    /** Its placement is being read or planned: its maps are served from its asks meanwhile. */
+    boolean waiting() {
+      return phase == Phase.READING || phase == Phase.PLANNING;
+    }
+
+    void early(ContainerId container, String host, String rack, int bound) {
+      if (early.size() < bound) {
+        early.add(new EarlyMap(container, host, rack));
+      } else {
+        earlyOverflow = true;
+      }
+    }
+
     void goOnline(String why) {
       otherWork.add(id);
       if (phase == Phase.PLANNED || jobCreated) {
@@ -2157,6 +2235,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       }
       phase = Phase.ONLINE;
       am = null;
+      early.clear();
       source = "asks";
       note = why;
       dirty.add(id);

@@ -207,29 +207,44 @@ public final class DecisionEngine {
     return costs.costs(config.planCost(), observed);
   }
 
+  /**
+   * The hosts a plan is made on, with their slots for this job and their backlog: the live hosts
+   * with map slots now. When no live host has one — a cluster full at this moment, of other work or
+   * of this job's own maps started before its plan — every live host, with the slots the job's
+   * containers would have there: the plan's tasks then wait in their queues until slots free.
+   * Null if no host is live.
+   */
   public PlanHosts planHosts(java.util.function.IntUnaryOperator jobSlots) {
     int hostCount = state.hostCount();
     int live = 0;
-    boolean racks = true;
+    int withSlots = 0;
     for (int h = 0; h < hostCount; h++) {
-      if (state.alive(h) && state.slots(h) > 0) {
-        racks &= state.rackOf(h) != EngineState.NO_RACK;
+      if (state.alive(h)) {
         live++;
+        withSlots += state.slots(h) > 0 ? 1 : 0;
       }
     }
     if (live == 0) {
       return null;
     }
-    String[] names = new String[live];
-    String[] rackNames = new String[live];
-    int[] slots = new int[live];
-    long[] loads = new long[live];
-    int[] engineHost = new int[live];
+    boolean full = withSlots == 0;
+    int n = full ? live : withSlots;
+    boolean racks = true;
+    for (int h = 0; h < hostCount; h++) {
+      if (state.alive(h) && (full || state.slots(h) > 0)) {
+        racks &= state.rackOf(h) != EngineState.NO_RACK;
+      }
+    }
+    String[] names = new String[n];
+    String[] rackNames = new String[n];
+    int[] slots = new int[n];
+    long[] loads = new long[n];
+    int[] engineHost = new int[n];
     long wLoc = config.planCost().local();
     int c = 0;
     for (int h = 0; h < hostCount; h++) {
-      if (state.alive(h) && state.slots(h) > 0) {
-        slots[c] = Math.max(1, Math.min(state.slots(h), jobSlots.applyAsInt(h)));
+      if (state.alive(h) && (full || state.slots(h) > 0)) {
+        slots[c] = Math.max(1, full ? jobSlots.applyAsInt(h) : Math.min(state.slots(h), jobSlots.applyAsInt(h)));
         long backlog = (long) state.running(h) + policy.queuedFor(h);
         loads[c] = backlog * wLoc / slots[c];
         names[c] = state.hostName(h);
@@ -448,6 +463,21 @@ public final class DecisionEngine {
     if (j != null) {
       j.priority = priority;
     }
+  }
+
+  /**
+   * The application ran this queued task on {@code host} with no decision of the engine (its maps
+   * were served from its asks while its plan was made): the task leaves its queue and runs there.
+   * Returns false, changing nothing, if the task is not queued or the host is not live.
+   */
+  public boolean startedOutside(int task, int host) {
+    if (task < 0 || task >= state.taskCount() || !state.queued(task) || host < 0 || host >= state.hostCount()
+        || !state.alive(host)) {
+      return false;
+    }
+    policy.removed(task);
+    start(task, host);
+    return true;
   }
 
   /** Whether the job is parked (tests and reports). */

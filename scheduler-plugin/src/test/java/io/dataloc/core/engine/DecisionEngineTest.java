@@ -118,6 +118,37 @@ class DecisionEngineTest {
   }
 
   @Test
+  void aClusterFullRightNowIsStillPlannedOnWithTheJobsSlots() {
+    DecisionEngine e = new DecisionEngine(EngineConfig.defaults());
+    e.addHost("a", null, 4);
+    e.addHost("b", null, 4);
+    e.setSlots(0, 0);
+    assertEquals(1, e.planHosts(h -> 2).names().length, "only b has slots now");
+    e.setSlots(1, 0);
+    PlanHosts full = e.planHosts(h -> 2);
+    assertEquals(2, full.names().length, "every live host, when none has a slot now");
+    assertEquals(2, full.input(tasksOn("a", 3)).problem().cluster().slots(0), "with the job's slots there");
+    e.removeHost(0);
+    e.removeHost(1);
+    assertNull(e.planHosts(h -> 2), "no live host");
+  }
+
+  @Test
+  void aTaskStartedOutsideTheEngineLeavesItsQueueAndRunsThere() {
+    DecisionEngine e = engine("jsq-maxweight", "a", "b");
+    planned(e, 1, 2, 0); // two tasks queued on a
+    int t = e.task(1, 1);
+    assertTrue(e.startedOutside(t, 1), "ran on b, from the asks, before the plan");
+    assertEquals(1, e.policy().queuedFor(0));
+    assertEquals(1, e.state().running(1));
+    assertFalse(e.startedOutside(t, 1), "not queued any more: nothing changes");
+    assertFalse(e.startedOutside(e.task(1, 0), 7), "no such host");
+    assertFalse(e.startedOutside(-1, 0));
+    e.taskFinished(t);
+    assertEquals(1, e.job(1).done());
+  }
+
+  @Test
   void aJobOfHigherPriorityIsServedFirstWhateverTheOrderingSays() {
     for (String policy : List.of("jsq-maxweight", "jsq-maxweight-steal", "balanced-pandas", "fair")) {
       DecisionEngine e = engine(policy, "a", "b");
