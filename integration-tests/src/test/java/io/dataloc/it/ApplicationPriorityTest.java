@@ -52,8 +52,13 @@ class ApplicationPriorityTest {
         Scenarios.twoRacks(4), 8192, dir.resolve(name + "-" + scheduler.getSimpleName()));
   }
 
-  private static RMApp submit(MiniMr c, String user, Integer priority) throws Exception {
-    return c.submitEdited(user, null, sub -> sub.setPriority(priority == null ? null : Priority.newInstance(priority)));
+  /** An application of {@code priority} (null: none asked), and its AM, registered, on {@code host}. */
+  private record App(RMApp app, MockAM am) {}
+
+  private static App submit(MiniMr c, String user, Integer priority, String host) throws Exception {
+    RMApp app = c.submitEdited(user, null, sub -> sub.setPriority(priority == null ? null
+        : Priority.newInstance(priority)));
+    return new App(app, MockRM.launchAndRegisterAM(app, c.rm, c.nodes.get(host)));
   }
 
   /** Both AMs ask for 40 containers at {@code askPriority}; then nodes heartbeat. Containers each got. */
@@ -81,13 +86,11 @@ class ApplicationPriorityTest {
   @MethodSource("cases")
   void theApplicationOfHigherPriorityIsServedFirst(Class<?> scheduler, int askPriority) throws Exception {
     try (MiniMr c = cluster(scheduler, 10, "submitted")) {
-      RMApp low = submit(c, "alice", null);
-      MockAM lowAm = MockRM.launchAndRegisterAM(low, c.rm, c.nodes.get("h1"));
-      RMApp high = submit(c, "bob", 50);
-      MockAM highAm = MockRM.launchAndRegisterAM(high, c.rm, c.nodes.get("h2"));
-      assertEquals(Priority.newInstance(0), low.getApplicationPriority(), "none asked: 0");
-      assertEquals(Priority.newInstance(10), high.getApplicationPriority(), "50 capped at the cluster's maximum");
-      int[] got = race(c, lowAm, highAm, askPriority);
+      App low = submit(c, "alice", null, "h1");
+      App high = submit(c, "bob", 50, "h2");
+      assertEquals(Priority.newInstance(0), low.app().getApplicationPriority(), "none asked: 0");
+      assertEquals(Priority.newInstance(10), high.app().getApplicationPriority(), "50 capped at the cluster's maximum");
+      int[] got = race(c, low.am(), high.am(), askPriority);
       assertEquals(0, got[0], "the earlier application of lower priority waits");
       assertEquals(ROOM, got[1], "the later one of higher priority takes the room");
     }
@@ -97,18 +100,16 @@ class ApplicationPriorityTest {
   @MethodSource("cases")
   void aPriorityRaisedWhileRunningTakesEffect(Class<?> scheduler, int askPriority) throws Exception {
     try (MiniMr c = cluster(scheduler, 10, "updated")) {
-      RMApp first = submit(c, "alice", 2);
-      MockAM firstAm = MockRM.launchAndRegisterAM(first, c.rm, c.nodes.get("h1"));
-      RMApp second = submit(c, "bob", 5);
-      MockAM secondAm = MockRM.launchAndRegisterAM(second, c.rm, c.nodes.get("h2"));
+      App first = submit(c, "alice", 2, "h1");
+      App second = submit(c, "bob", 5, "h2");
       // The owner raises the first application above the second before any container is handed out.
       UpdateApplicationPriorityResponse r = UserGroupInformation.createRemoteUser("alice").doAs(
           (PrivilegedExceptionAction<UpdateApplicationPriorityResponse>) () -> c.rm.getClientRMService()
-              .updateApplicationPriority(UpdateApplicationPriorityRequest.newInstance(first.getApplicationId(),
-                  Priority.newInstance(7))));
+              .updateApplicationPriority(UpdateApplicationPriorityRequest.newInstance(
+                  first.app().getApplicationId(), Priority.newInstance(7))));
       assertEquals(Priority.newInstance(7), r.getApplicationPriority());
-      assertEquals(Priority.newInstance(7), first.getApplicationPriority());
-      int[] got = race(c, firstAm, secondAm, askPriority);
+      assertEquals(Priority.newInstance(7), first.app().getApplicationPriority());
+      int[] got = race(c, first.am(), second.am(), askPriority);
       assertEquals(ROOM, got[0], "priority 7 now ranks above 5");
       assertEquals(0, got[1]);
     }
@@ -119,12 +120,10 @@ class ApplicationPriorityTest {
   @MethodSource("cases")
   void byDefaultEveryApplicationHasPriorityZero(Class<?> scheduler, int askPriority) throws Exception {
     try (MiniMr c = cluster(scheduler, 0, "default")) {
-      RMApp first = submit(c, "alice", null);
-      MockAM firstAm = MockRM.launchAndRegisterAM(first, c.rm, c.nodes.get("h1"));
-      RMApp second = submit(c, "bob", 9);
-      MockAM secondAm = MockRM.launchAndRegisterAM(second, c.rm, c.nodes.get("h2"));
-      assertEquals(Priority.newInstance(0), second.getApplicationPriority());
-      int[] got = race(c, firstAm, secondAm, askPriority);
+      App first = submit(c, "alice", null, "h1");
+      App second = submit(c, "bob", 9, "h2");
+      assertEquals(Priority.newInstance(0), second.app().getApplicationPriority());
+      int[] got = race(c, first.am(), second.am(), askPriority);
       assertEquals(ROOM, got[0] + got[1], "the room is used");
       if (askPriority != MrJob.MAP_PRIORITY || scheduler == CapacityScheduler.class) {
         assertEquals(ROOM, got[0], "first come, first served");

@@ -31,7 +31,7 @@ class BudgetedPlannerTest {
   private static final Problem PROBLEM = RandomProblems.generate(RandomProblems.Spec.labl(12, 60), 7);
 
   /** A planner thread that accepts work and never runs it: every main assigner overruns. */
-  private static final class Stalled extends AbstractExecutorService {
+  private static class Stalled extends AbstractExecutorService {
     @Override
     public void execute(Runnable command) {}
 
@@ -60,36 +60,10 @@ class BudgetedPlannerTest {
   }
 
   /** A planner thread on which the assigner throws. */
-  private static final class Failing extends AbstractExecutorService {
+  private static final class Failing extends Stalled {
     @Override
     public <T> Future<T> submit(Callable<T> task) {
       return CompletableFuture.failedFuture(new IllegalStateException("out of luck"));
-    }
-
-    @Override
-    public void execute(Runnable command) {}
-
-    @Override
-    public void shutdown() {}
-
-    @Override
-    public List<Runnable> shutdownNow() {
-      return List.of();
-    }
-
-    @Override
-    public boolean isShutdown() {
-      return false;
-    }
-
-    @Override
-    public boolean isTerminated() {
-      return false;
-    }
-
-    @Override
-    public boolean awaitTermination(long timeout, TimeUnit unit) {
-      return true;
     }
   }
 
