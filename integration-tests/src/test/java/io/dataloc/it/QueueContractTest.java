@@ -85,6 +85,13 @@ class QueueContractTest {
           .getQueueInfo(GetQueueInfoRequest.newInstance("nosuch", true, false, false)));
       assertNull(none.getQueueInfo(), "unknown queue (before: default's information, then a NullPointerException"
           + " when the client asked for its applications)");
+      // The root, as `yarn queue -list` and YarnClient.getAllQueues ask for it (before: no
+      // information, and a NullPointerException in the client).
+      GetQueueInfoResponse root = as("alice", () -> c.rm.getClientRMService()
+          .getQueueInfo(GetQueueInfoRequest.newInstance("root", false, true, false)));
+      assertNotNull(root.getQueueInfo());
+      assertEquals(List.of("default"), root.getQueueInfo().getChildQueues().stream().map(q -> q.getQueueName())
+          .collect(java.util.stream.Collectors.toList()));
       assertEquals(2, c.rm.getResourceScheduler().getAppsInQueue("default").size());
       assertNull(c.rm.getResourceScheduler().getAppsInQueue("nosuch"));
     }

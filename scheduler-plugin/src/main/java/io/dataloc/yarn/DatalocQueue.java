@@ -79,6 +79,20 @@ final class DatalocQueue implements Queue {
     return info;
   }
 
+  /** The root of the queue tree: the whole cluster, with {@code default} as its one child. */
+  QueueInfo getRootQueueInfo() {
+    QueueInfo root = RECORDS.newRecordInstance(QueueInfo.class);
+    root.setQueueName("root");
+    root.setQueuePath("root");
+    root.setCapacity(1.0f);
+    root.setMaximumCapacity(1.0f);
+    QueueInfo child = getQueueInfo(false, false);
+    root.setCurrentCapacity(child.getCurrentCapacity());
+    root.setChildQueues(new ArrayList<>(List.of(child)));
+    root.setQueueState(QueueState.RUNNING);
+    return root;
+  }
+
   private static Map<QueueACL, AccessControlList> acls(String submit, String administer) {
     Map<QueueACL, AccessControlList> acls = new EnumMap<>(QueueACL.class);
     acls.put(QueueACL.SUBMIT_APPLICATIONS, new AccessControlList(submit));

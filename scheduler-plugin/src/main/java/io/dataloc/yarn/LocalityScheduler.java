@@ -622,7 +622,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   }
 
   private long minimumContainers(Resource room) {
-    return Math.max(0, calculator.computeAvailableContainers(room, minimumAllocation));
+    // A minimum allocation of 0 (the key allows it) counts in units of 1 MB and 1 vcore.
+    Resource unit = Resource.newInstance(Math.max(1, minimumAllocation.getMemorySize()),
+        Math.max(1, minimumAllocation.getVirtualCores()));
+    return Math.max(0, calculator.computeAvailableContainers(room, unit));
   }
 
   private synchronized void resized(RMNode rmNode) {
@@ -988,8 +991,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
             a.jobCreated = true;
             first = false;
           }
-          engine.setPriority(a.jobId, applicationPriority(a.id));
           boolean allIn = engine.applySome(prepared, APPLY_CHUNK);
+          engine.setPriority(a.jobId, applicationPriority(a.id)); // the first chunk creates the job
           if (!allIn) {
             engine.setParked(a.jobId, true); // until it is all in and its asks are looked at
           }
@@ -2004,9 +2007,17 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     return DatalocQueue.NAME.equals(name) || ("root." + DatalocQueue.NAME).equals(name);
   }
 
+  /** The root of the queue tree, as clients ({@code yarn queue -list}, {@code getAllQueues}) ask for it. */
+  private static boolean isRoot(String name) {
+    return "root".equals(name);
+  }
+
   /** The one queue's information; any other name is an unknown queue, as under the CapacityScheduler. */
   @Override
   public QueueInfo getQueueInfo(String queueName, boolean includeChildQueues, boolean recursive) throws IOException {
+    if (isRoot(queueName)) {
+      return queue.getRootQueueInfo();
+    }
     if (!isOurQueue(queueName)) {
       throw new IOException("Unknown queue: " + queueName + " (Dataloc has one queue, " + DatalocQueue.NAME + ")");
     }
@@ -2046,7 +2057,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   public synchronized List<ApplicationAttemptId> getAppsInQueue(String queueName) {
     holds.enter();
     try {
-      if (!isOurQueue(queueName)) {
+      if (!isOurQueue(queueName) && !isRoot(queueName)) {
         return null;
       }
       List<ApplicationAttemptId> out = new ArrayList<>();
