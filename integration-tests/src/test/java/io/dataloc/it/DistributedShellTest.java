@@ -82,9 +82,13 @@ class DistributedShellTest {
       cmd.removeIf(String::isEmpty);
       Path log = dir.resolve("client.log");
       Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-      boolean ended = p.waitFor(5, TimeUnit.MINUTES);
-      if (!ended) {
-        p.destroyForcibly().waitFor();
+      boolean ended = false;
+      try {
+        ended = p.waitFor(5, TimeUnit.MINUTES);
+      } finally {
+        if (!ended) {
+          p.destroyForcibly().waitFor(); // also when this thread is interrupted: no client JVM is left
+        }
       }
       String output = Files.readString(log, StandardCharsets.UTF_8);
       RMApp app = yarn.getResourceManager().getRMContext().getRMApps().values().stream().findFirst().orElse(null);

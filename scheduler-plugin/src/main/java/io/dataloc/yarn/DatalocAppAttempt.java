@@ -26,8 +26,8 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
 public class DatalocAppAttempt extends FiCaSchedulerApp {
 
   public DatalocAppAttempt(ApplicationAttemptId attemptId, String user, Queue queue, ActiveUsersManager users,
-      RMContext rmContext) {
-    super(attemptId, user, queue, users, rmContext);
+      RMContext rmContext, org.apache.hadoop.yarn.api.records.Priority appPriority, boolean recovering) {
+    super(attemptId, user, queue, users, rmContext, appPriority, recovering);
   }
 
   /**

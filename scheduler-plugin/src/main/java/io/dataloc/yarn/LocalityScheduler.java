@@ -135,6 +135,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private java.util.concurrent.ThreadPoolExecutor plans;
   /** Runs the assigner and the levelling, so a plan can be abandoned at its budget. */
   private ExecutorService planner;
+  /** Plans within the budget on {@link #planner}. */
+  private io.dataloc.core.engine.BudgetedPlanner budgeted;
   /** Interrupts a placement read at its timeout. */
   private java.util.concurrent.ScheduledExecutorService watchdog;
   private PlacementReader reader;
@@ -216,6 +218,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     plans = new java.util.concurrent.ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS,
         new java.util.concurrent.LinkedBlockingQueue<>(b.maxWaiting()), daemon("dataloc-plans"));
     planner = Executors.newFixedThreadPool(1, daemon("dataloc-planner"));
+    budgeted = new io.dataloc.core.engine.BudgetedPlanner(planner);
     watchdog = Executors.newSingleThreadScheduledExecutor(daemon("dataloc-read-watchdog"));
     synchronized (this) {
       holds.enter();
@@ -728,7 +731,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         LOG.warn("Attempt {} for an unknown application", attemptId);
         return;
       }
-      DatalocAppAttempt attempt = new DatalocAppAttempt(attemptId, app.getUser(), queue, users, rmContext);
+      DatalocAppAttempt attempt = new DatalocAppAttempt(attemptId, app.getUser(), queue, users, rmContext,
+          app.getPriority(), recovering);
       if (transfer && app.getCurrentAppAttempt() != null) {
         attempt.transferStateFromPreviousAttempt(app.getCurrentAppAttempt());
       }
@@ -947,8 +951,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     }
     // The problem is built from the hosts' snapshot, outside the lock (linear in the job).
     io.dataloc.core.engine.PlanInput input = hosts.input(placement.hostsPerTask());
-    io.dataloc.core.engine.BudgetedPlanner.Result planned = new io.dataloc.core.engine.BudgetedPlanner(planner)
-        .plan(input.problem(), settings.assigner(), fallback, settings.seed(), budgetMs);
+    io.dataloc.core.engine.BudgetedPlanner.Result planned =
+        budgeted.plan(input.problem(), settings.assigner(), fallback, settings.seed(), budgetMs);
     if (planned.overBudget()) {
       dmetrics.plansOverBudget.incr();
       LOG.warn("Dataloc: planning {} with {} exceeded {} ms; {}", a.id, settings.assigner(), budgetMs,
@@ -1237,7 +1241,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         // A node being decommissioned gracefully takes no new container at all. (YARN also shrinks it
         // to what it runs, by an event sent from the heartbeat: no room should show, but nothing here
         // counts on the event having arrived.)
-        boolean draining = node.getRMNode().getState() == org.apache.hadoop.yarn.api.records.NodeState.DECOMMISSIONING;
+        boolean draining = decommissioning(node);
         for (int guard = 0; guard < 10_000 && !draining && !labelled(node) && fits(node, minimumAllocation); guard++) {
           working = null;
           boolean served = assignOther(node, !degraded, true);
@@ -1279,7 +1283,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     if (h < 0) {
       return;
     }
-    boolean decommissioning = node.getRMNode().getState() == org.apache.hadoop.yarn.api.records.NodeState.DECOMMISSIONING;
+    boolean decommissioning = decommissioning(node);
     if (decommissioning && engine.state().alive(h)) {
       int moved = engine.drainHost(h);
       dmetrics.replans.incr();
@@ -1288,6 +1292,10 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       engine.addHost(node.getNodeName(), node.getRackName(), mapSlotsAtMost(node));
       LOG.info("Node {} is back in service", node.getNodeName());
     }
+  }
+
+  private static boolean decommissioning(FiCaSchedulerNode node) {
+    return node.getRMNode().getState() == org.apache.hadoop.yarn.api.records.NodeState.DECOMMISSIONING;
   }
 
   /**
@@ -1421,7 +1429,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       if (type == null) {
         continue;
       }
-      if (type != NodeType.NODE_LOCAL && a != null && a.waiting() && isMapKey(key) && !am) {
+      boolean early = a != null && a.waiting() && isMapKey(key) && !am;
+      if (early && type != NodeType.NODE_LOCAL) {
         continue; // before its plan, a job's maps start only where their data is; the plan places the rest
       }
       working = attempt.getApplicationId();
@@ -1430,7 +1439,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       if (c != null) {
         if (isMapKey(key)) {
           countMap(type, a, node.getNodeName());
-          if (a != null && a.waiting() && !am) {
+          if (early) {
             a.early(c.getContainerId(), node.getNodeName(), node.getRackName(), settings.bounds().onlineMaxPending());
             dmetrics.mapsBeforePlan.incr();
           }
@@ -1985,6 +1994,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       try {
         boolean walked = otherWork.remove(applicationId); // its place in the walk depends on the priority
         app.setPriority(p);
+        if (app.getCurrentAppAttempt() != null) {
+          app.getCurrentAppAttempt().setPriority(p); // what its pages show
+        }
         if (walked) {
           otherWork.add(applicationId);
         }

@@ -35,6 +35,7 @@ final class LockHolds {
   private long lastMark;
   private String maxCpuSegments = "";
   private static final int MAX_SEGMENTS = 16;
+  private static final String OTHER = "other";
   /** Per site: holds, total wall, longest wall, longest CPU, holds over 10 ms of CPU. */
   private final Map<String, long[]> bySite = new TreeMap<>();
 
@@ -50,7 +51,7 @@ final class LockHolds {
   /**
    * Ends a segment of the current hold: the wall time since the hold began or since the last mark
    * is added to {@code segment} (a constant: names are compared by identity). Costs one clock read;
-   * past {@value #MAX_SEGMENTS} distinct names the rest count as "other".
+   * past {@value #MAX_SEGMENTS} - 1 distinct names the rest count as "other".
    */
   void mark(String segment) {
     if (depth == 0) {
@@ -63,11 +64,10 @@ final class LockHolds {
     }
     if (i == segs) {
       if (segs == MAX_SEGMENTS) {
-        i = MAX_SEGMENTS - 1;
-        segNames[i] = "other";
+        i = MAX_SEGMENTS - 1; // the last slot is "other": every name past the fifteenth counts there
       } else {
         segs++;
-        segNames[i] = segment;
+        segNames[i] = segs == MAX_SEGMENTS ? OTHER : segment;
         segNanos[i] = 0;
         segCounts[i] = 0;
       }

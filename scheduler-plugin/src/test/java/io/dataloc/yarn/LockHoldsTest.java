@@ -46,7 +46,9 @@ class LockHoldsTest {
     }
     h.exit("many");
     String seg = h.report().maxCpuSegments();
-    assertTrue(seg.contains("other ×25"), "names past the sixteenth count as other: " + seg);
+    assertTrue(seg.contains("other ×25"), "names past the fifteenth count as other: " + seg);
+    assertTrue(seg.contains("s14 ×1") && !seg.contains("s15 "), "the fifteenth keeps its name, no later one does: "
+        + seg);
     assertTrue(!seg.contains("nothing held"), seg);
     h.reset();
     assertEquals("", h.report().maxCpuSegments());

@@ -230,11 +230,6 @@ public final class DecisionEngine {
     boolean full = withSlots == 0;
     int n = full ? live : withSlots;
     boolean racks = true;
-    for (int h = 0; h < hostCount; h++) {
-      if (state.alive(h) && (full || state.slots(h) > 0)) {
-        racks &= state.rackOf(h) != EngineState.NO_RACK;
-      }
-    }
     String[] names = new String[n];
     String[] rackNames = new String[n];
     int[] slots = new int[n];
@@ -248,10 +243,14 @@ public final class DecisionEngine {
         long backlog = (long) state.running(h) + policy.queuedFor(h);
         loads[c] = backlog * wLoc / slots[c];
         names[c] = state.hostName(h);
+        racks &= state.rackOf(h) != EngineState.NO_RACK;
         rackNames[c] = racks ? state.rackName(state.rackOf(h)) : null;
         engineHost[c] = h;
         c++;
       }
+    }
+    if (!racks) {
+      java.util.Arrays.fill(rackNames, null); // racks only if every planned host has one
     }
     return new PlanHosts(names, rackNames, slots, loads, engineHost, state.frozenHostIndex(), planCost());
   }
