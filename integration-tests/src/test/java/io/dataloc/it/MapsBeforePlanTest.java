@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,6 +64,42 @@ class MapsBeforePlanTest {
       assertEquals(0, engine[3], "no task left running in the engine");
       assertEquals(0, engine[4], "no container left tied to a task");
       assertEquals(0, s.datalocMetrics().errors());
+    }
+  }
+
+  /**
+   * A job's maps started before its plan are maps: they come after the ApplicationMasters, as the
+   * plan's maps do. Before: an older job waiting for its placement filled the AM host with early
+   * maps in the heartbeat a newer job's AM was due in, and that AM waited (a reliability-run
+   * failure, seed 316760).
+   */
+  @Test
+  void anEarlierJobsEarlyMapsDoNotTakeTheRoomOfANewerJobsApplicationMaster() throws Exception {
+    List<List<String>> splits = Scenarios.spread(24, 2, 2, 5);
+    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent", "1"),
+        Scenarios.twoRacks(2), 4096, dir)) {
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      CountDownLatch release = new CountDownLatch(1);
+      s.setFaultInjector((site, id) -> {
+        if (site.equals(FaultInjector.READ)) {
+          try {
+            release.await(60, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      });
+      RMApp first = c.submit("alice", splits);
+      MrJob job = c.launch(first, "h1", splits);
+      job.heartbeat(); // asks for its 24 maps, every one with data on h1 or h2
+      RMApp second = c.submit("bob", null);
+      c.nodes.get("h1").nodeHeartbeat(true);
+      c.rm.drainEvents();
+      assertEquals(RMAppAttemptState.ALLOCATED, second.getCurrentAppAttempt().getAppAttemptState(),
+          "the newer job's AM took h1 before the older job's early maps ("
+          + s.datalocMetrics().mapsBeforePlan() + " started): " + job.describe());
+      assertTrue(s.datalocMetrics().mapsBeforePlan() > 0, "the older job's maps started in the same heartbeat");
+      release.countDown();
     }
   }
 }

@@ -1409,7 +1409,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     // the plan takes over from what they ran (replayEarly).
     boolean inEngine = a != null && !a.servedFromAsks() && !a.waiting();
     boolean am = isAmRequest(attempt);
-    if (!am && first && exceptMaps && inEngine && asksForMaps(attempt)) {
+    // A job the engine plans (or will once its plan comes) waits in the first pass while it asks
+    // for maps: its maps, early ones included, come after every AM, and its reduces after its maps.
+    if (!am && first && exceptMaps && (inEngine || a != null && a.waiting()) && asksForMaps(attempt)) {
       return Served.NOT_HERE;
     }
     boolean work = false;
