@@ -1,29 +1,36 @@
 #!/usr/bin/env bash
 # Starts one role of the Dataloc docker cluster: namenode, resourcemanager, worker (DataNode +
-# NodeManager) or client (writes input and runs a wordcount, printing locality counters).
+# NodeManager) or client (waits for the cluster, writes one-block input files, runs a wordcount and
+# prints its DATALOC-REPORT line, as bin/dataloc-cluster's client does).
 set -euo pipefail
 conf="$HADOOP_CONF_DIR"
-cp /etc/dataloc/core-site.xml /etc/dataloc/hdfs-site.xml /etc/dataloc/mapred-site.xml "$conf/"
+opens="$(cat /etc/dataloc/java-opens)"
+export HADOOP_OPTS="${HADOOP_OPTS:-} $opens -Djava.net.preferIPv4Stack=true"
+cp /etc/dataloc/core-site.xml /etc/dataloc/log4j.properties "$conf/"
+# The containers' JVMs (the MapReduce AM, maps, reduces) get the same Java 17 flags.
+sed "s#@JAVA_OPENS@#$opens#g" /etc/dataloc/mapred-site.xml > "$conf/mapred-site.xml"
+# A DataNode names itself by its host name (node1..node4), as its NodeManager does.
+sed "/<\/configuration>/i\\  <property><name>dfs.datanode.hostname</name><value>$(hostname)</value></property>" \
+  /etc/dataloc/hdfs-site.xml > "$conf/hdfs-site.xml"
 # conf/yarn-site.xml as shipped (it selects Dataloc), plus this cluster's addresses.
 sed '/<\/configuration>/e cat /etc/dataloc/yarn-cluster.xml' /etc/dataloc/yarn-site.xml > "$conf/yarn-site.xml"
 case "${1:-}" in
   namenode)
+    export HADOOP_HEAPSIZE_MAX=512m
     [[ -d /data/nn/current ]] || hdfs namenode -format -force -nonInteractive
     exec hdfs namenode ;;
   resourcemanager)
+    export HADOOP_HEAPSIZE_MAX=768m
     exec yarn resourcemanager ;;
   worker)
-    hdfs datanode &
+    HADOOP_HEAPSIZE_MAX=256m hdfs datanode &
+    export HADOOP_HEAPSIZE_MAX=384m
     exec yarn nodemanager ;;
   client)
-    until hdfs dfsadmin -report 2>/dev/null | grep -q 'Live datanodes (4)'; do sleep 2; done
-    for i in $(seq 0 23); do
-      yes "the quick brown fox jumps over the lazy dog $i" | head -c 900000 > /tmp/part-$i
-    done
-    hdfs dfs -mkdir -p /in && hdfs dfs -put -f /tmp/part-* /in/
-    hdfs dfs -rm -r -f /out >/dev/null
-    yarn jar "$HADOOP_HOME"/share/hadoop/mapreduce/hadoop-mapreduce-examples-*.jar wordcount /in /out 2>&1 \
-      | grep -E 'Data-local map tasks|Rack-local map tasks|Other local map tasks|Launched map tasks|completed successfully|failed' ;;
+    # shellcheck disable=SC2086
+    exec "$JAVA_HOME/bin/java" -Xmx512m $opens -Djava.net.preferIPv4Stack=true \
+      -Dlog4j.configuration=demo-log4j.properties -cp "/opt/dataloc/client:$(hadoop classpath)" \
+      io.dataloc.it.ClusterJob "${HOSTS:-4}" "${FILES:-24}" ;;
   *)
     echo "usage: dataloc-entrypoint namenode|resourcemanager|worker|client" >&2; exit 2 ;;
 esac

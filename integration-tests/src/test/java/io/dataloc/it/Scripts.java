@@ -24,6 +24,14 @@ final class Scripts {
    * it is stopped and {@code bin/dataloc-cluster stop CLUSTER} stops what it started.
    */
   static Run run(Path log, int minutes, Path cluster, String script, String... args) throws Exception {
+    return run(log, minutes, List.of("dataloc-cluster", "stop", cluster.toString()), script, args);
+  }
+
+  /**
+   * Runs {@code bin/SCRIPT ARGS...}, its output in {@code log} (and printed); past {@code minutes}
+   * it is stopped and {@code bin/CLEANUP...} (a script and its arguments) removes what it started.
+   */
+  static Run run(Path log, int minutes, List<String> cleanup, String script, String... args) throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(root().resolve("bin/" + script).toString());
     cmd.addAll(List.of(args));
@@ -31,8 +39,10 @@ final class Scripts {
     boolean ended = p.waitFor(minutes, TimeUnit.MINUTES);
     if (!ended) {
       p.destroy();
-      new ProcessBuilder(root().resolve("bin/dataloc-cluster").toString(), "stop", cluster.toString()).inheritIO()
-          .start().waitFor(2, TimeUnit.MINUTES);
+      p.waitFor(2, TimeUnit.MINUTES); // the script's own traps clean up first
+      List<String> clean = new ArrayList<>(cleanup);
+      clean.set(0, root().resolve("bin/" + cleanup.get(0)).toString());
+      new ProcessBuilder(clean).inheritIO().start().waitFor(2, TimeUnit.MINUTES);
     }
     String out = Files.readString(log, StandardCharsets.UTF_8);
     System.out.println(out);
