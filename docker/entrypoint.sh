@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Starts one role of the Dataloc docker cluster: namenode, resourcemanager, worker (DataNode +
 # NodeManager) or client (waits for the cluster, writes one-block input files, runs a wordcount and
-# prints its DATALOC-REPORT line, as bin/dataloc-cluster's client does).
+# prints its DATALOC-REPORT line, as bin/dataloc-cluster's client does) or netcheck (a timed block
+# write or read, as bin/dataloc-cluster check runs it).
 set -euo pipefail
 conf="$HADOOP_CONF_DIR"
 opens="$(cat /etc/dataloc/java-opens)"
@@ -23,6 +24,10 @@ case "${1:-}" in
     export HADOOP_HEAPSIZE_MAX=768m
     exec yarn resourcemanager ;;
   worker)
+    # A link that costs (bin/dataloc-docker --network RATE): what this host sends is shaped.
+    if [[ -n "${DATALOC_RATE:-}" ]]; then
+      tc qdisc replace dev eth0 root tbf rate "$DATALOC_RATE" burst 32kb latency 400ms
+    fi
     HADOOP_HEAPSIZE_MAX=256m hdfs datanode &
     export HADOOP_HEAPSIZE_MAX=384m
     exec yarn nodemanager ;;
@@ -31,6 +36,11 @@ case "${1:-}" in
     exec "$JAVA_HOME/bin/java" -Xmx512m $opens -Djava.net.preferIPv4Stack=true \
       -Dlog4j.configuration=demo-log4j.properties -cp "/opt/dataloc/client:$(hadoop classpath)" \
       io.dataloc.it.ClusterJob "${HOSTS:-4}" "${FILES:-24}" ;;
+  netcheck)
+    # shellcheck disable=SC2086
+    exec "$JAVA_HOME/bin/java" -Xmx256m $opens -Djava.net.preferIPv4Stack=true \
+      -Dlog4j.configuration=demo-log4j.properties -cp "/opt/dataloc/client:$(hadoop classpath)" \
+      io.dataloc.it.NetCheck "${@:2}" ;;
   *)
-    echo "usage: dataloc-entrypoint namenode|resourcemanager|worker|client" >&2; exit 2 ;;
+    echo "usage: dataloc-entrypoint namenode|resourcemanager|worker|client|netcheck" >&2; exit 2 ;;
 esac
