@@ -68,8 +68,15 @@ final class MiniMr implements AutoCloseable {
    */
   MiniMr restart(Map<String, List<org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus>> running)
       throws Exception {
+    return restart(running, conf -> {});
+  }
+
+  /** As {@link #restart(Map)}, the new RM's configuration changed by {@code edit} (another scheduler, say). */
+  MiniMr restart(Map<String, List<org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus>> running,
+      java.util.function.Consumer<YarnConfiguration> edit) throws Exception {
     var store = rm.getRMStateStore();
     YarnConfiguration conf = new YarnConfiguration(rm.getConfig());
+    edit.accept(conf);
     QueueMetrics.clearQueueMetrics();
     DefaultMetricsSystem.shutdown();
     MockRM next = new MockRM(conf, store);

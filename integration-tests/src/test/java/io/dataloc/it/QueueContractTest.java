@@ -178,4 +178,42 @@ class QueueContractTest {
       assertEquals(0, c.rm.getResourceScheduler().getAppsInQueue("default").size(), "nothing left in the queue");
     }
   }
+
+  /**
+   * An operator switches from the CapacityScheduler to Dataloc with applications running in a
+   * queue Dataloc does not have: work-preserving recovery keeps them, in Dataloc's queue, and when
+   * one's AM fails its next attempt is scheduled. Before: the recovered application kept its old
+   * queue, the new attempt asked for that queue's information, and the RM rejected the application.
+   */
+  @org.junit.jupiter.api.Test
+  void anApplicationRecoveredFromAnotherSchedulersQueueRunsInOursAndItsNextAttemptIsScheduled() throws Exception {
+    List<List<String>> splits = Scenarios.spread(4, 2, 2, 1);
+    MiniMr c = MiniMr.start(CapacityScheduler.class, MiniMr.workPreserving(Map.of(
+        "yarn.scheduler.capacity.root.queues", "default,sales",
+        "yarn.scheduler.capacity.root.default.capacity", "50",
+        "yarn.scheduler.capacity.root.sales.capacity", "50")), Scenarios.twoRacks(2), 8192, dir);
+    try {
+      RMApp app = c.submitEdited("alice", null, sub -> sub.setQueue("sales"));
+      MrJob job = c.launch(app, "h1", splits);
+      var am = app.getCurrentAppAttempt().getMasterContainer().getId();
+      c = c.restart(job.runningContainers("h1"),
+          conf -> conf.set(YarnConfiguration.RM_SCHEDULER, LocalityScheduler.class.getName()));
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      RMApp recovered = c.rm.getRMContext().getRMApps().get(app.getApplicationId());
+      assertNotNull(s.getRMContainer(am), "its AM container is recovered");
+      var first = recovered.getCurrentAppAttempt();
+      s.killContainer(s.getRMContainer(am));
+      c.rm.drainEvents();
+      c.rm.waitForState(first.getAppAttemptId(),
+          org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState.FAILED);
+      c.rm.drainEvents();
+      MrJob retried = c.launch(recovered, "h1", splits);
+      assertEquals(2, recovered.getAppAttempts().size(), "a second attempt");
+      assertEquals(RMAppState.RUNNING, recovered.getState(), recovered.getDiagnostics().toString());
+      assertNotNull(retried);
+      assertEquals("default", recovered.getQueue(), "the application now runs in Dataloc's queue");
+    } finally {
+      c.close();
+    }
+  }
 }

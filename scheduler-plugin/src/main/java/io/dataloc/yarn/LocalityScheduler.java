@@ -701,6 +701,15 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         rmContext.getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.APP_REJECTED, msg));
         return;
       }
+      if (recovering && queueName != null && !isOurQueue(queueName)) {
+        // Recovered from another scheduler's queue (an operator switched to Dataloc): it runs in
+        // ours, and says so, or its next attempt would ask for a queue that no longer exists.
+        var rmApp = rmContext.getRMApps().get(id);
+        if (rmApp != null) {
+          rmApp.setQueue(DatalocQueue.NAME);
+        }
+        LOG.info("Dataloc: {} recovered from queue {} runs in queue {}", id, queueName, DatalocQueue.NAME);
+      }
       SchedulerApplication<DatalocAppAttempt> app = new SchedulerApplication<>(queue, user,
           priority == null ? org.apache.hadoop.yarn.api.records.Priority.newInstance(0) : priority, unmanaged);
       applications.put(id, app);
