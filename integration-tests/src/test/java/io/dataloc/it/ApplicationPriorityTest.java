@@ -130,4 +130,51 @@ class ApplicationPriorityTest {
       }
     }
   }
+
+  /**
+   * Priority changes from many clients at once (the RM serialises them per request object only,
+   * so two clients' changes of one application do meet in the scheduler): after each burst, what
+   * the state store saves (the submission context it writes) and what the scheduler serves by are
+   * the same priority. Before: the store write and the scheduler's update were two steps, and a
+   * burst could end with the store holding one client's priority and the scheduler another's.
+   */
+  @org.junit.jupiter.api.Test
+  void concurrentPriorityChangesLeaveTheStateStoreAndTheSchedulerAgreeing() throws Exception {
+    try (MiniMr c = MiniMr.start(LocalityScheduler.class, MiniMr.workPreserving(Map.of(
+        YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, "100000")), Scenarios.twoRacks(2), 8192,
+        dir.resolve("concurrent"))) {
+      App app = submit(c, "alice", 0, "h1");
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      var id = app.app().getApplicationId();
+      UserGroupInformation alice = UserGroupInformation.createRemoteUser("alice");
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+      try {
+        int disagreements = 0;
+        for (int burst = 0; burst < 300; burst++) {
+          java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+          List<java.util.concurrent.Future<?>> changes = new java.util.ArrayList<>();
+          for (int t = 0; t < 4; t++) {
+            int p = burst * 4 + t + 1;
+            changes.add(pool.submit(() -> {
+              go.await();
+              return s.updateApplicationPriority(Priority.newInstance(p), id,
+                  org.apache.hadoop.thirdparty.com.google.common.util.concurrent.SettableFuture.create(), alice);
+            }));
+          }
+          go.countDown();
+          for (var f : changes) {
+            f.get();
+          }
+          Priority saved = app.app().getApplicationSubmissionContext().getPriority();
+          Priority served = s.getSchedulerApplications().get(id).getPriority();
+          if (!saved.equals(served)) {
+            disagreements++;
+          }
+        }
+        assertEquals(0, disagreements, "bursts after which the store and the scheduler disagreed");
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
 }

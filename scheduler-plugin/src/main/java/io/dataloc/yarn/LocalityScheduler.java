@@ -98,7 +98,9 @@ import org.slf4j.LoggerFactory;
  * the FIFO scheduler does.
  *
  * <p>Safety: one lock (this object's monitor) guards all scheduling state; {@code allocate} only
- * takes the application's own lock; no I/O happens on the dispatcher thread; nothing escapes
+ * takes the application's own lock; a priority change takes
+ * {@code priorityChanges} around its state-store write and then this monitor, never the other way
+ * round; no I/O happens on the dispatcher thread; nothing escapes
  * {@link #handle}. An error met while working for one application costs that application: it
  * leaves the engine and is served from its asks; a second one kills it. An error no application
  * can be blamed for switches the scheduler to plain locality scheduling (the FIFO path for maps
@@ -146,6 +148,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   // Guarded by this.
   private final LockHolds holds = new LockHolds();
+  /** Serialises application priority changes (taken before the scheduler's lock, never inside it). */
+  private final Object priorityChanges = new Object();
   private DecisionEngine engine;
   private final Map<ApplicationId, AppState> apps = new LinkedHashMap<>();
   private final Map<Long, AppState> byJob = new HashMap<>();
@@ -1987,40 +1991,44 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       throw new org.apache.hadoop.yarn.exceptions.YarnException(
           "Application '" + applicationId + "' is not present, hence could not change priority.");
     }
-    org.apache.hadoop.yarn.api.records.Priority p =
-        checkAndGetApplicationPriority(newPriority, user, DatalocQueue.NAME, applicationId);
-    if (p.equals(app.getPriority())) {
-      future.set(null);
+    // One change at a time, from the store write to the scheduler's state: two clients' changes
+    // must land in the same order in both. The store write is not made under the scheduler's lock.
+    synchronized (priorityChanges) {
+      org.apache.hadoop.yarn.api.records.Priority p =
+          checkAndGetApplicationPriority(newPriority, user, DatalocQueue.NAME, applicationId);
+      if (p.equals(app.getPriority())) {
+        future.set(null);
+        return p;
+      }
+      rmApp.getApplicationSubmissionContext().setPriority(p);
+      var stored = org.apache.hadoop.yarn.server.resourcemanager.recovery.records.ApplicationStateData.newInstance(
+          rmApp.getSubmitTime(), rmApp.getStartTime(), rmApp.getApplicationSubmissionContext(), rmApp.getUser(),
+          rmApp.getRealUser(), rmApp.getCallerContext());
+      stored.setApplicationTimeouts(rmApp.getApplicationTimeouts());
+      stored.setLaunchTime(rmApp.getLaunchTime());
+      rmContext.getStateStore().updateApplicationStateSynchronously(stored, false, future);
+      synchronized (this) {
+        holds.enter();
+        try {
+          boolean walked = otherWork.remove(applicationId); // its place in the walk depends on the priority
+          app.setPriority(p);
+          if (app.getCurrentAppAttempt() != null) {
+            app.getCurrentAppAttempt().setPriority(p); // what its pages show
+          }
+          if (walked) {
+            otherWork.add(applicationId);
+          }
+          AppState a = apps.get(applicationId);
+          if (a != null) {
+            engine.setPriority(a.jobId, p.getPriority());
+          }
+        } finally {
+          holds.exit("updateApplicationPriority");
+        }
+      }
+      LOG.info("Dataloc: priority of {} is now {}", applicationId, p.getPriority());
       return p;
     }
-    rmApp.getApplicationSubmissionContext().setPriority(p);
-    var stored = org.apache.hadoop.yarn.server.resourcemanager.recovery.records.ApplicationStateData.newInstance(
-        rmApp.getSubmitTime(), rmApp.getStartTime(), rmApp.getApplicationSubmissionContext(), rmApp.getUser(),
-        rmApp.getRealUser(), rmApp.getCallerContext());
-    stored.setApplicationTimeouts(rmApp.getApplicationTimeouts());
-    stored.setLaunchTime(rmApp.getLaunchTime());
-    rmContext.getStateStore().updateApplicationStateSynchronously(stored, false, future);
-    synchronized (this) {
-      holds.enter();
-      try {
-        boolean walked = otherWork.remove(applicationId); // its place in the walk depends on the priority
-        app.setPriority(p);
-        if (app.getCurrentAppAttempt() != null) {
-          app.getCurrentAppAttempt().setPriority(p); // what its pages show
-        }
-        if (walked) {
-          otherWork.add(applicationId);
-        }
-        AppState a = apps.get(applicationId);
-        if (a != null) {
-          engine.setPriority(a.jobId, p.getPriority());
-        }
-      } finally {
-        holds.exit("updateApplicationPriority");
-      }
-    }
-    LOG.info("Dataloc: priority of {} is now {}", applicationId, p.getPriority());
-    return p;
   }
 
   // ------------------------------------------------------------------ queues and info
