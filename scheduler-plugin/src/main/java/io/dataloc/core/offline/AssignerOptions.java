@@ -9,8 +9,11 @@ package io.dataloc.core.offline;
  * @param songWeights weights {@code (c, d, n)} of Song et al.'s cost {@code c·CPU + d·Disk + n·Net}
  *     for the {@code hungarian} assigner, or null for the plain locality cost
  * @param exactMaxTasks the largest job {@code exact} accepts
+ * @param flowFirstOfLeast {@code flow} keeps the first threshold of least makespan (the paper's rule)
+ *     instead of the cheapest of them
  */
-public record AssignerOptions(long seed, int lablThreshold, SongWeights songWeights, int exactMaxTasks) {
+public record AssignerOptions(long seed, int lablThreshold, SongWeights songWeights, int exactMaxTasks,
+    boolean flowFirstOfLeast) {
   public static final int LABL_ALWAYS = -1;
 
   public AssignerOptions {
@@ -23,19 +26,23 @@ public record AssignerOptions(long seed, int lablThreshold, SongWeights songWeig
   }
 
   public static AssignerOptions defaults() {
-    return new AssignerOptions(1L, 0, null, 14);
+    return new AssignerOptions(1L, 0, null, 14, false);
   }
 
   public AssignerOptions withSeed(long s) {
-    return new AssignerOptions(s, lablThreshold, songWeights, exactMaxTasks);
+    return new AssignerOptions(s, lablThreshold, songWeights, exactMaxTasks, flowFirstOfLeast);
   }
 
   public AssignerOptions withLablThreshold(int t) {
-    return new AssignerOptions(seed, t, songWeights, exactMaxTasks);
+    return new AssignerOptions(seed, t, songWeights, exactMaxTasks, flowFirstOfLeast);
   }
 
   public AssignerOptions withSongWeights(SongWeights w) {
-    return new AssignerOptions(seed, lablThreshold, w, exactMaxTasks);
+    return new AssignerOptions(seed, lablThreshold, w, exactMaxTasks, flowFirstOfLeast);
+  }
+
+  public AssignerOptions withFlowFirstOfLeast(boolean first) {
+    return new AssignerOptions(seed, lablThreshold, songWeights, exactMaxTasks, first);
   }
 
   /** Non-negative weights of CPU, disk and network in Song et al.'s task cost. */

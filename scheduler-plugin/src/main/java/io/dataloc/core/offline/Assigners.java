@@ -7,7 +7,7 @@ import java.util.function.Function;
 
 /**
  * The registry of offline assigners by name. A name may carry one argument after a colon:
- * {@code labl:always}, {@code labl:first}, {@code labl:+1} (Phase II while {@code l ≤ l**+1}),
+ * {@code flow:first} (the paper's tie-break among thresholds), {@code labl:always}, {@code labl:first}, {@code labl:+1} (Phase II while {@code l ≤ l**+1}),
  * {@code hungarian:song} (Song et al.'s weighted cost with weights 1,1,1) or
  * {@code hungarian:song=c/d/n}. Unknown names and arguments are rejected with the list of valid
  * ones.
@@ -17,7 +17,7 @@ public final class Assigners {
 
   static {
     register("round-robin", o -> new RoundRobin());
-    register("flow", o -> new MaxCoverBalAssign());
+    register("flow", o -> new MaxCoverBalAssign(o.flowFirstOfLeast()));
     register("bar", o -> new BalanceReduce());
     register("labl", BoundedLatency::new);
     register("hungarian", Hungarian::new);
@@ -70,6 +70,12 @@ public final class Assigners {
   private static AssignerOptions withArgument(String name, String arg, AssignerOptions o) {
     if (arg == null) {
       return o;
+    }
+    if (name.equals("flow")) {
+      if (arg.equals("first")) {
+        return o.withFlowFirstOfLeast(true);
+      }
+      throw new IllegalArgumentException("bad flow tie-break '" + arg + "'; use flow or flow:first");
     }
     if (name.equals("labl")) {
       return switch (arg) {

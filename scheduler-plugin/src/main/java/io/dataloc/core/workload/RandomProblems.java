@@ -23,11 +23,23 @@ public final class RandomProblems {
    * @param tasks number of tasks
    * @param racks 0 for no racks, else hosts are spread round robin over this many racks
    * @param dataHosts replicas are drawn from the first {@code dataHosts} hosts only (skew); 0 = all
+   * @param loadGrain initial loads are multiples of {@code 1/loadGrain} units, uniform over
+   *     {@code [0, maxInitialLoad]}: 1 gives whole units (the papers' setups), 1000 the finest
+   *     ({@link Units#SCALE}); it must divide {@code Units.SCALE}
    */
   public record Spec(
       int hosts, int tasks, int minReplicas, int maxReplicas, int maxInitialLoad, int racks,
-      int dataHosts, CostModel cost) {
+      int dataHosts, CostModel cost, int loadGrain) {
+    /** Whole-unit initial loads. */
+    public Spec(int hosts, int tasks, int minReplicas, int maxReplicas, int maxInitialLoad, int racks,
+        int dataHosts, CostModel cost) {
+      this(hosts, tasks, minReplicas, maxReplicas, maxInitialLoad, racks, dataHosts, cost, 1);
+    }
+
     public Spec {
+      if (loadGrain < 1 || Units.SCALE % loadGrain != 0) {
+        throw new IllegalArgumentException("loadGrain must divide " + Units.SCALE + ", got " + loadGrain);
+      }
       if (hosts < 1 || tasks < 0) {
         throw new IllegalArgumentException("need hosts >= 1 and tasks >= 0");
       }
@@ -46,19 +58,24 @@ public final class RandomProblems {
     }
 
     public Spec withReplicas(int min, int max) {
-      return new Spec(hosts, tasks, min, max, maxInitialLoad, racks, dataHosts, cost);
+      return new Spec(hosts, tasks, min, max, maxInitialLoad, racks, dataHosts, cost, loadGrain);
     }
 
     public Spec withInitialLoad(int max) {
-      return new Spec(hosts, tasks, minReplicas, maxReplicas, max, racks, dataHosts, cost);
+      return new Spec(hosts, tasks, minReplicas, maxReplicas, max, racks, dataHosts, cost, loadGrain);
     }
 
     public Spec withRacks(int r) {
-      return new Spec(hosts, tasks, minReplicas, maxReplicas, maxInitialLoad, r, dataHosts, cost);
+      return new Spec(hosts, tasks, minReplicas, maxReplicas, maxInitialLoad, r, dataHosts, cost, loadGrain);
+    }
+
+    /** Initial loads in steps of {@code 1/grain} units (see {@link #loadGrain}). */
+    public Spec withLoadGrain(int grain) {
+      return new Spec(hosts, tasks, minReplicas, maxReplicas, maxInitialLoad, racks, dataHosts, cost, grain);
     }
 
     public Spec withCost(CostModel c) {
-      return new Spec(hosts, tasks, minReplicas, maxReplicas, maxInitialLoad, racks, dataHosts, c);
+      return new Spec(hosts, tasks, minReplicas, maxReplicas, maxInitialLoad, racks, dataHosts, c, loadGrain);
     }
   }
 
@@ -67,7 +84,10 @@ public final class RandomProblems {
     Cluster.Builder cb = Cluster.builder();
     for (int h = 0; h < spec.hosts(); h++) {
       String rack = spec.racks() > 0 ? "/r" + (h % spec.racks()) : null;
-      long load = spec.maxInitialLoad() > 0 ? Units.of(rnd.nextInt(spec.maxInitialLoad() + 1)) : 0;
+      // With loadGrain 1 this draws exactly what whole-unit loads always drew (same seed, same instance).
+      long load = spec.maxInitialLoad() > 0
+          ? rnd.nextInt(spec.maxInitialLoad() * spec.loadGrain() + 1) * (Units.SCALE / spec.loadGrain())
+          : 0;
       cb.host("h" + h, rack, 1, load);
     }
     Cluster cluster = cb.build();

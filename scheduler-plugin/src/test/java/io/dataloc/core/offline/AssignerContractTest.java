@@ -30,7 +30,7 @@ class AssignerContractTest {
   static final long SEED = 20261122L;
 
   static Stream<String> assigners() {
-    return Stream.of("round-robin", "flow", "bar", "labl", "labl:always", "labl:+1", "hungarian",
+    return Stream.of("round-robin", "flow", "flow:first", "bar", "labl", "labl:always", "labl:+1", "hungarian",
         "hungarian:song", "exact");
   }
 

@@ -17,12 +17,13 @@ import java.util.stream.IntStream;
 /**
  * The LABL paper's experiments (Agosta et al., Figs. 5–7): |S| 1600–2000 step 100, |T| 3200–3500
  * step 100, |ρ(t)| uniform 1–4, initial loads uniform 0–5, w_loc 1, w_rem 3, 30 seeds, for
- * round robin, flow, LABL with threshold l** and l**+1, and BAR, beside the lower bound; plus the
+ * round robin, flow (ties between thresholds to the cheaper; {@code flow:first}: to the first, as
+ * the paper states it), LABL with threshold l** and l**+1, and BAR, beside the lower bound; plus the
  * replication sweep (ρmax 2–7 at |S| 2000, |T| 3500) and the scalability sweep (|T| 3450,
  * |S| 1600–2000).
  */
 public final class AgostaExperiment implements Experiment {
-  static final List<String> ALGORITHMS = List.of("round-robin", "flow", "labl", "labl:+1", "bar");
+  static final List<String> ALGORITHMS = List.of("round-robin", "flow", "flow:first", "labl", "labl:+1", "bar");
 
   @Override
   public String name() {

@@ -32,6 +32,12 @@ public final class SlottedSimulator {
     public long rack;
     public long remote;
     public final Map<String, double[]> waitByUser = new HashMap<>();
+    /**
+     * Per job, as Song et al. average: each finished job's mean task wait (start − job arrival),
+     * summed over jobs ({@code jobWaitSum / jobsDone}), and by user ({@code [sum, jobs]}).
+     */
+    public double jobWaitSum;
+    public final Map<String, double[]> jobWaitByUser = new HashMap<>();
     public boolean abortedUnstable;
     public long slots;
   }
@@ -43,6 +49,8 @@ public final class SlottedSimulator {
   private final int[] busyTask;
   private final int[] busyLevel;
   private int measureFrom;
+  /** Job id → {sum of its tasks' waits, tasks started}, for the per-job mean wait. */
+  private final Map<Long, double[]> waitOfJob = new HashMap<>();
 
   /**
    * @param rate service probability per slot by level (local, rack, remote), in thousandths
@@ -96,6 +104,9 @@ public final class SlottedSimulator {
               w[0] += slot - engine.state().job(d.task()).arrival();
               w[1]++;
             }
+            double[] jw = waitOfJob.computeIfAbsent(engine.state().job(d.task()).id(), k -> new double[2]);
+            jw[0] += slot - engine.state().job(d.task()).arrival();
+            jw[1]++;
           }
         }
       }
@@ -134,9 +145,15 @@ public final class SlottedSimulator {
     }
     if (j.done() == j.total()) {
       engine.removeJob(j.id());
+      double[] jw = waitOfJob.remove(j.id());
       if (slot >= measureFrom) {
         st.jobsDone++;
         st.jobDelaySum += slot + 1 - j.arrival();
+        double mean = jw == null || jw[1] == 0 ? 0 : jw[0] / jw[1];
+        st.jobWaitSum += mean;
+        double[] u = st.jobWaitByUser.computeIfAbsent(j.user(), k -> new double[2]);
+        u[0] += mean;
+        u[1]++;
       }
     }
   }
