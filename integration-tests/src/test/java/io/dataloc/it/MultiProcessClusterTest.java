@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,14 +26,7 @@ class MultiProcessClusterTest {
     String out = r.output();
     assertTrue(r.ended(), "the script ended");
     assertEquals(0, r.exit(), "the script succeeded (the job's output was verified)");
-    assertTrue(out.contains("the ResourceManager ran io.dataloc.yarn.LocalityScheduler"), "RM ran Dataloc");
-    assertTrue(out.contains("Dataloc planned"), "the job was planned");
-    Matcher m = Pattern.compile("DATALOC-REPORT data-local=(\\d+) rack-local=(\\d+) other=(\\d+)").matcher(out);
-    assertTrue(m.find(), "a report line");
-    int local = Integer.parseInt(m.group(1));
-    int all = local + Integer.parseInt(m.group(2)) + Integer.parseInt(m.group(3));
-    assertEquals(24, all, "every map counted once");
-    assertTrue(local >= 22, "the maps run on their data: " + local + " of 24 data-local");
+    ClusterChecks.assertPlannedLocalJob(out);
     try (var pids = Files.list(dir.resolve("cluster/pids"))) {
       assertEquals(0, pids.count(), "every daemon stopped");
     }

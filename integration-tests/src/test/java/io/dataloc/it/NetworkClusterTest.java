@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -33,21 +29,7 @@ class NetworkClusterTest {
     assertTrue(r.ended(), "the script ended");
     Assumptions.assumeFalse(r.exit() == 3, "no network namespaces here: " + out);
     assertEquals(0, r.exit(), "the check succeeded");
-    Map<String, Double> seconds = new HashMap<>();
-    Matcher m = Pattern.compile("NETCHECK (\\S+) \\(([^)]*)\\) bytes=(\\d+) block-on=(\\S+) seconds=([0-9.]+)")
-        .matcher(out);
-    while (m.find()) {
-      assertEquals(32L << 20, Long.parseLong(m.group(3)), "the whole block was read");
-      assertEquals("node1", m.group(4), "the first replica is on the writer's host");
-      seconds.put(m.group(2), Double.parseDouble(m.group(5)));
-    }
-    double link = (32 << 20) * 8 / 20e6;
-    double local = seconds.get("node1");
-    for (String remote : new String[] {"node2", "node3"}) {
-      double t = seconds.get(remote);
-      assertTrue(t > 0.8 * link && t < 1.6 * link, remote + ": " + t + " s, the link's time is " + link + " s");
-      assertTrue(local < 0.1 * t, "local " + local + " s against remote " + t + " s");
-    }
+    ClusterChecks.assertRemoteReadsTakeTheLinksTime(out, 20);
     assertEquals("", Scripts.namespacesLeft(), "every namespace removed");
     assertTrue(ProcessHandle.allProcesses().noneMatch(h -> h.info().commandLine().orElse("")
         .contains(dir.resolve("cluster").toString())), "no daemon of this cluster is left running");
