@@ -5,6 +5,7 @@ import io.dataloc.sim.offline.BarExperiment;
 import io.dataloc.sim.offline.FischerExperiment;
 import io.dataloc.sim.offline.SongExperiment;
 import io.dataloc.sim.online.WangExperiment;
+import io.dataloc.sim.online.WangStabilityExperiment;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ public final class Experiments {
     REGISTRY.put("bar", BarExperiment::new);
     REGISTRY.put("wang", () -> new WangExperiment(false));
     REGISTRY.put("wang-hotspot", () -> new WangExperiment(true));
+    REGISTRY.put("wang-stability", WangStabilityExperiment::new);
     REGISTRY.put("song", SongExperiment::new);
   }
 

@@ -83,7 +83,11 @@ public final class WangExperiment implements Experiment {
     return name() + ": mean job delay in slots (second half of " + slots + " slots)\n" + t;
   }
 
-  private Point point(String policy, double lambda, int slots, long seed) {
+  /**
+   * One run of Wang et al.'s cluster: {@code policy} at arrival rate {@code lambda} for
+   * {@code slots} slots (statistics from the second half), stopped past 5,000 jobs in the system.
+   */
+  static SlottedSimulator.Stats simulate(boolean hotspot, String policy, double lambda, int slots, long seed) {
     long beta = hotspot ? 500 : 200;
     EngineConfig cfg = EngineConfig.defaults().withPolicy(policy).withOrdering("fair").withPlanner("none")
         .withRates(800, beta, 200).withDelays(100, 100).withSeed(seed);
@@ -93,7 +97,11 @@ public final class WangExperiment implements Experiment {
     }
     WangWorkload w = new WangWorkload(hotspot, lambda, seed ^ (long) lambda);
     SlottedSimulator sim = new SlottedSimulator(engine, WangWorkload.MACHINES, new long[] {800, beta, 200}, seed + 17);
-    SlottedSimulator.Stats st = sim.run(slots, w::arrivals, 5_000, null);
+    return sim.run(slots, w::arrivals, 5_000, null);
+  }
+
+  private Point point(String policy, double lambda, int slots, long seed) {
+    SlottedSimulator.Stats st = simulate(hotspot, policy, lambda, slots, seed);
     List<Integer> q = st.jobsInSystem;
     int n = q.size();
     double second = mean(q, n / 2, n);
