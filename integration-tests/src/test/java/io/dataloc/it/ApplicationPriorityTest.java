@@ -177,4 +177,56 @@ class ApplicationPriorityTest {
       }
     }
   }
+
+  /**
+   * Per-user priority ACLs (Dataloc's {@code acl.application-max-priority}, the CapacityScheduler's
+   * {@code acl_application_max_priority} of its default queue, in the same syntax) with
+   * {@code yarn.acl.enable}: an application asking no priority gets its user's default, one asking
+   * above its user's maximum is refused at submission, and so is a change above it. Before: Dataloc
+   * had no such key, and every user could take the cluster's maximum.
+   */
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.ValueSource(classes = {LocalityScheduler.class, CapacityScheduler.class})
+  void priorityAclsGiveEachUserADefaultAndAMaximum(Class<?> scheduler) throws Exception {
+    String acl = "[user=alice max_priority=3 default_priority=1] [user=bob max_priority=8 default_priority=0]";
+    @SuppressWarnings("unchecked")
+    Class<? extends ResourceScheduler> type = (Class<? extends ResourceScheduler>) scheduler;
+    try (MiniMr c = MiniMr.start(type, Map.of(YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, "10",
+        YarnConfiguration.YARN_ACL_ENABLE, "true", "yarn.scheduler.dataloc.acl.application-max-priority", acl,
+        "yarn.scheduler.capacity.root.default.acl_application_max_priority", acl), Scenarios.twoRacks(4), 8192,
+        dir.resolve("acl-" + scheduler.getSimpleName()))) {
+      RMApp none = c.submitEdited("alice", null, sub -> sub.setPriority(null));
+      assertEquals(Priority.newInstance(1), none.getApplicationPriority(), "alice's default priority");
+      RMApp three = c.submitEdited("alice", null, sub -> sub.setPriority(Priority.newInstance(3)));
+      assertEquals(Priority.newInstance(3), three.getApplicationPriority(), "alice's maximum");
+      Exception refused = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+          () -> c.submitOnly("alice", null, url -> url, sub -> sub.setPriority(Priority.newInstance(5))));
+      org.junit.jupiter.api.Assertions.assertTrue(chain(refused).contains("does not have permission"), chain(refused));
+      RMApp seven = c.submitEdited("bob", null, sub -> sub.setPriority(Priority.newInstance(7)));
+      assertEquals(Priority.newInstance(7), seven.getApplicationPriority(), "bob may have 7");
+      Exception changeRefused = org.junit.jupiter.api.Assertions.assertThrows(Exception.class,
+          () -> change(c, "alice", three, 5));
+      org.junit.jupiter.api.Assertions.assertTrue(chain(changeRefused).contains("does not have permission"),
+          chain(changeRefused));
+      assertEquals(Priority.newInstance(3), three.getApplicationPriority(), "unchanged");
+      change(c, "alice", three, 2);
+      assertEquals(Priority.newInstance(2), three.getApplicationPriority(), "a change within her maximum");
+    }
+  }
+
+  private static void change(MiniMr c, String user, RMApp app, int priority) throws Exception {
+    UserGroupInformation.createRemoteUser(user).doAs(
+        (PrivilegedExceptionAction<UpdateApplicationPriorityResponse>) () -> c.rm.getClientRMService()
+            .updateApplicationPriority(UpdateApplicationPriorityRequest.newInstance(app.getApplicationId(),
+                Priority.newInstance(priority))));
+  }
+
+  /** Every message of an exception and its causes. */
+  private static String chain(Throwable t) {
+    StringBuilder sb = new StringBuilder();
+    for (Throwable x = t; x != null; x = x.getCause()) {
+      sb.append(x).append(" / ");
+    }
+    return sb.toString();
+  }
 }

@@ -116,12 +116,18 @@ public final class DatalocConfiguration {
       "a Hadoop ACL: users,... groups,... or *",
       "who may administer the queue: kill or change others' applications (enforced with yarn.acl.enable)");
 
+  public static final Key ACL_MAX_PRIORITY = new Key("acl.application-max-priority", "*",
+      "* or groups [user=u1,u2 group=g1 max_priority=N default_priority=M] ..., as the CapacityScheduler's "
+          + "acl_application_max_priority",
+      "the highest priority each user or group may give an application (above it, submission and change are "
+          + "refused), and the priority an application asking none gets (enforced with yarn.acl.enable)");
+
   public static final List<Key> KEYS = List.of(ASSIGNER, FALLBACK_ASSIGNER, POLICY, ORDERING, COST_LOCAL, COST_RACK,
       COST_REMOTE, COST_CONGESTION, COST_LEARN_SAMPLES, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES,
       PLAN_BUDGET, PLAN_MAX_TASKS, SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
       MAX_HOSTS_PER_SPLIT, MAX_HOST_LENGTH, MAX_LISTING, MAX_JOB_CONF_BYTES, STAGING_ROOT, PLACEMENT_THREADS,
       PLACEMENT_MAX_WAITING, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, STARVATION, RECOVERY, RESOURCE_CALCULATOR,
-      ACL_SUBMIT, ACL_ADMINISTER);
+      ACL_SUBMIT, ACL_ADMINISTER, ACL_MAX_PRIORITY);
 
   /** What a job's files may cost the ResourceManager before a byte of them is believed. */
   public record Bounds(long maxFileBytes, int maxSplits, int maxHostsPerSplit, int maxHostLength, int maxListing,
@@ -139,7 +145,7 @@ public final class DatalocConfiguration {
       long gamma, int learnSamples, long planBudgetMs, int planMaxTasks, Set<String> sources, String hintEnv,
       long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed, Bounds bounds,
       long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds, long recoveryMs,
-      int costLearnSamples, boolean dominantResources) {
+      int costLearnSamples, boolean dominantResources, String aclMaxPriority) {
 
     public EngineConfig engineConfig() {
       return new EngineConfig(policy, ordering, assigner, cost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
@@ -234,7 +240,37 @@ public final class DatalocConfiguration {
         gamma, learn, budget, maxTasks, sources, hintEnv, readTimeout, mapPriority, nodeDelay, rackDelay, seed, bounds,
         amPermille, aclSubmit, aclAdminister, (int) range(conf, STARVATION, 0, 1_000_000),
         range(conf, RECOVERY, 0, 86_400_000), (int) range(conf, COST_LEARN_SAMPLES, 0, 1_000_000),
-        dominant(conf));
+        dominant(conf), priorityAcl(conf));
+  }
+
+  /**
+   * Priority ACL groups in the CapacityScheduler's syntax, checked by parsing them as it does (every
+   * group needs a user or group and a max_priority).
+   */
+  private static String priorityAcl(Configuration conf) {
+    String v = get(conf, ACL_MAX_PRIORITY);
+    if (v.length() > 65_536 || v.chars().anyMatch(c -> c == '\n' || c == '\r')) {
+      throw bad(ACL_MAX_PRIORITY, v.length() > 80 ? v.substring(0, 80) + "..." : v,
+          "must be one line of at most 65536 characters");
+    }
+    try {
+      for (var g : priorityAclGroups(v, Integer.MAX_VALUE)) {
+        if (g.getMaxPriority() == null) {
+          throw new IllegalArgumentException("a group without max_priority");
+        }
+      }
+    } catch (RuntimeException e) {
+      throw bad(ACL_MAX_PRIORITY, v.length() > 80 ? v.substring(0, 80) + "..." : v,
+          "allowed: " + ACL_MAX_PRIORITY.allowed() + " (" + e + ")");
+    }
+    return v;
+  }
+
+  /** The groups of a priority ACL, parsed by the CapacityScheduler's parser, capped at the cluster's maximum. */
+  static List<org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AppPriorityACLGroup> priorityAclGroups(
+      String acl, int clusterMax) {
+    return new org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AppPriorityACLConfigurationParser()
+        .getPriorityAcl(org.apache.hadoop.yarn.api.records.Priority.newInstance(clusterMax), acl);
   }
 
   private static boolean dominant(Configuration conf) {

@@ -121,6 +121,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   private Configuration conf;
   private volatile DatalocConfiguration.Settings settings;
+  /** Who may give an application which priority ({@code acl.application-max-priority}). */
+  private volatile org.apache.hadoop.yarn.server.resourcemanager.security.AppPriorityACLsManager priorityAcls;
   /** What a container costs (memory, or memory and vcores): chosen at start, as the CapacityScheduler's. */
   private ResourceCalculator calculator = new DefaultResourceCalculator();
   private final Resource used = Resource.newInstance(0, 0);
@@ -190,6 +192,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   public void serviceInit(Configuration configuration) throws Exception {
     try {
       settings = DatalocConfiguration.load(configuration);
+      priorityAcls = priorityAcls(configuration, settings);
     } catch (IllegalArgumentException e) {
       throw new YarnRuntimeException("Dataloc cannot start: " + e.getMessage(), e);
     }
@@ -305,6 +308,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       }
       settings = next;
       queue.setAcls(next.aclSubmit(), next.aclAdminister());
+      priorityAcls = priorityAcls(configuration, next);
       // AdminService hands a refresh only yarn-site.xml (no core-site.xml, no HA or security keys):
       // the file system client keeps the RM's own configuration.
       reader = newReader(next);
@@ -1961,17 +1965,45 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   }
 
   /**
-   * As the CapacityScheduler: an application without a priority gets 0 (Dataloc's one queue has no
-   * default priority of its own), and none gets more than {@code yarn.cluster.max-application-priority}
-   * (default 0, so by default every application has priority 0, as under the stock schedulers).
+   * As the CapacityScheduler: an application without a priority gets its user's default priority
+   * from {@code acl.application-max-priority}, else 0 (Dataloc's one queue has no default priority
+   * of its own); none gets more than {@code yarn.cluster.max-application-priority} (default 0, so by
+   * default every application has priority 0, as under the stock schedulers); with
+   * {@code yarn.acl.enable}, a priority above the user's maximum is refused with an
+   * {@code AccessControlException}, at submission and on a change.
    */
   @Override
   public org.apache.hadoop.yarn.api.records.Priority checkAndGetApplicationPriority(
       org.apache.hadoop.yarn.api.records.Priority requested, UserGroupInformation user, String queuePath,
-      ApplicationId applicationId) {
+      ApplicationId applicationId) throws org.apache.hadoop.yarn.exceptions.YarnException {
+    var acls = priorityAcls;
+    org.apache.hadoop.yarn.api.records.Priority p = requested;
+    if (p == null) {
+      p = user == null ? null : acls.getDefaultPriority(DatalocQueue.NAME, user);
+      if (p == null) {
+        p = org.apache.hadoop.yarn.api.records.Priority.newInstance(0);
+      }
+    }
     int max = getMaxClusterLevelAppPriority().getPriority();
-    int p = requested == null ? 0 : Math.min(requested.getPriority(), max);
-    return org.apache.hadoop.yarn.api.records.Priority.newInstance(p);
+    if (p.getPriority() > max) {
+      p = org.apache.hadoop.yarn.api.records.Priority.newInstance(max);
+    }
+    if (user != null && !acls.checkAccess(user, DatalocQueue.NAME, p)) {
+      throw new org.apache.hadoop.yarn.exceptions.YarnException(new org.apache.hadoop.security.AccessControlException(
+          "User " + user.getShortUserName() + " does not have permission to submit/update " + applicationId + " for "
+              + p + " (" + DatalocConfiguration.ACL_MAX_PRIORITY.fullName() + ")"));
+    }
+    return org.apache.hadoop.yarn.api.records.Priority.newInstance(p.getPriority());
+  }
+
+  /** The priority ACLs of {@code acl.application-max-priority}, for Dataloc's one queue. */
+  private org.apache.hadoop.yarn.server.resourcemanager.security.AppPriorityACLsManager priorityAcls(
+      Configuration conf, DatalocConfiguration.Settings s) {
+    var m = new org.apache.hadoop.yarn.server.resourcemanager.security.AppPriorityACLsManager(conf);
+    int max = conf.getInt(YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY,
+        YarnConfiguration.DEFAULT_CLUSTER_LEVEL_APPLICATION_PRIORITY);
+    m.addPrioirityACLs(DatalocConfiguration.priorityAclGroups(s.aclMaxPriority(), max), DatalocQueue.NAME);
+    return m;
   }
 
   /**

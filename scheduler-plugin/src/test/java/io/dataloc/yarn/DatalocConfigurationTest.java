@@ -55,6 +55,7 @@ class DatalocConfigurationTest {
     INVALID.put("acl.submit-applications", "alice\nbob");
     INVALID.put("acl.administer-queue", "root\radmins");
     INVALID.put("resource-calculator", "org.apache.hadoop.yarn.util.resource.ResourceCalculator");
+    INVALID.put("acl.application-max-priority", "[user=alice max-priority=3]");
   }
 
   @Test
