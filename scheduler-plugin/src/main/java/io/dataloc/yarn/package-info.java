@@ -1,0 +1,38 @@
+/**
+ * The ResourceManager adapter: {@link io.dataloc.yarn.LocalityScheduler} translates YARN's facts
+ * for the engine of {@code io.dataloc.core} and carries out what it proposes.
+ *
+ * <h2>Threads</h2>
+ *
+ * <ul>
+ *   <li><b>The RM's scheduler dispatcher</b> calls {@code handle}: node heartbeats
+ *       ({@code nodeUpdate}), applications and attempts added and removed, containers expired,
+ *       nodes added, removed and resized; each that changes scheduling state takes the scheduler's
+ *       monitor.
+ *   <li><b>ApplicationMasterService handler threads</b> call {@code allocate}: it takes only the
+ *       attempt's monitor (then the attempt's write lock, inside YARN's code) and marks the
+ *       application in a concurrent set that the next heartbeat reconciles under the monitor.
+ *   <li><b>ClientRMService handler threads</b>: {@code updateApplicationPriority} takes
+ *       {@code priorityChanges} around its state-store write, then the monitor to apply it;
+ *       {@code getQueueInfo}, {@code checkAccess} and {@code getQueueUserAclInfo} take no lock of
+ *       ours; {@code getAppsInQueue} takes the monitor.
+ *   <li><b>{@code dataloc-placement}</b> ({@code placement.threads}): reads a job's split file and
+ *       {@code job.xml} with no lock held; a failure takes the monitor to serve the job from its
+ *       asks.
+ *   <li><b>{@code dataloc-read-watchdog}</b>: cancels a read past {@code placement.read-timeout-ms}.
+ *   <li><b>{@code dataloc-plans}</b>, one job at a time: takes the monitor for a snapshot of the
+ *       hosts, builds the problem and plans with no lock held ({@code dataloc-planner} runs the
+ *       assigner within its budget), then enters the plan into the engine a chunk at a time, the
+ *       monitor taken per chunk.
+ *   <li><b>Web and JMX threads</b>: the scheduler page takes the monitor for a snapshot; metrics
+ *       are atomic.
+ * </ul>
+ *
+ * <h2>Lock order</h2>
+ *
+ * {@code priorityChanges} → the scheduler's monitor → an attempt's monitor → that attempt's
+ * write lock. No code takes them in another order: {@code allocate} never takes the monitor, and
+ * work under the monitor never waits on I/O, a planner or another thread. Every hold of the
+ * monitor is measured ({@code LockHolds}); the RM benchmark reports the longest.
+ */
+package io.dataloc.yarn;
