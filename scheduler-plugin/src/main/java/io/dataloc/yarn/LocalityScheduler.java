@@ -1,6 +1,7 @@
 package io.dataloc.yarn;
 
 import io.dataloc.core.am.AmReplay;
+import io.dataloc.core.am.AskReconciler;
 import io.dataloc.core.engine.Decision;
 import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.JobState;
@@ -1723,12 +1724,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   }
 
   /**
-   * Keeps the engine's pending maps of a job true to the application's live asks. Planned jobs
-   * trust the plan and the AM replay: they drop their queue when the AM no longer asks for maps at
-   * all, and take extra tasks from the asks when the AM asks for more than the plan holds (maps
-   * re-requested after a lost container), but never shrink below the plan (the AM may cap its
-   * asks with mapreduce.job.running.map.limit). Jobs served online hold exactly as many pending
-   * tasks as the AM asks for, built from its host-level asks.
+   * Keeps the engine's pending maps of a job true to the application's live asks: parks the job
+   * while it asks for none, and applies the delta {@link AskReconciler} computes from the asks and
+   * the job's pending tasks (the rule, planned and online, is stated and tested there).
    */
   private void reconcile(AppState a, DatalocAppAttempt attempt, SchedulerRequestKey key, boolean afterMiss) {
     if (a.phase == Phase.PLANNING && a.jobCreated) {
@@ -1743,7 +1741,6 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       a.goOnline("placement or plan took longer than " + waited + " ms");
     }
     int wanted = key == null ? 0 : attempt.getOutstandingAsksCount(key, ResourceRequest.ANY);
-    int cap = settings.bounds().onlineMaxPending();
     if (a.jobCreated) {
       // Not asking now: its tasks wait where they are until the application asks again.
       engine.setParked(a.jobId, wanted <= 0 || attempt == null || attempt.isStopped());
@@ -1757,48 +1754,36 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     // The count is kept by the engine; the list (a walk over the job's tasks) only when needed.
     JobState job = a.jobCreated ? engine.job(a.jobId) : null;
     int pendingCount = job == null ? 0 : job.pending();
-    if (a.phase == Phase.PLANNED) {
-      if (key == null && pendingCount > 0) {
-        engine.pendingTasks(a.jobId).forEach(engine::dropPending);
-        dmetrics.replans.incr();
-      } else if (key != null && wanted > pendingCount) {
-        // The AM asks for more maps than the plan still holds (it re-requests maps whose
-        // containers were lost): serve the difference from its asks, never more than the plan
-        // plus online.max-pending-per-job (the ask count is the AM's word, not a size).
-        int extra = (int) Math.min(wanted, (long) a.tasks + cap) - pendingCount;
-        if (extra > 0) {
-          engine.addTasks(a.jobId, a.user, pseudoTasks(attempt, key, engine.pendingTasks(a.jobId), extra));
-          dmetrics.replans.incr();
-        }
-      }
+    int bound = settings.bounds().onlineMaxPending();
+    AskReconciler.Delta delta = a.phase == Phase.PLANNED
+        ? AskReconciler.planned(key != null, wanted, pendingCount, a.tasks, bound)
+        : AskReconciler.online(key != null, wanted, pendingCount, bound);
+    if (delta.isNone()) {
       return;
     }
-    // Online: at most online.max-pending-per-job tasks at a time, topped up when half are gone.
-    int target = Math.min(wanted, cap);
-    if (pendingCount < target && wanted > cap && pendingCount > cap / 2) {
-      return;
-    }
-    wanted = target;
-    if (pendingCount > wanted) {
+    if (delta.dropAll()) {
+      engine.pendingTasks(a.jobId).forEach(engine::dropPending);
+    } else if (delta.dropNewest() > 0) {
       List<Integer> drop = new ArrayList<>(engine.pendingTasks(a.jobId));
       Collections.reverse(drop);
-      for (int i = 0; i < pendingCount - wanted; i++) {
+      for (int i = 0; i < delta.dropNewest(); i++) {
         engine.dropPending(drop.get(i));
       }
-      dmetrics.replans.incr();
-    } else if (pendingCount < wanted && key != null) {
+    } else {
       List<Integer> pending = job == null ? List.of() : engine.pendingTasks(a.jobId);
-      engine.addTasks(a.jobId, a.user, pseudoTasks(attempt, key, pending, wanted - pendingCount));
-      a.jobCreated = true;
-      engine.setPriority(a.jobId, applicationPriority(a.id));
+      engine.addTasks(a.jobId, a.user, pseudoTasks(attempt, key, pending, delta.add()));
+      if (a.phase != Phase.PLANNED) {
+        a.jobCreated = true;
+        engine.setPriority(a.jobId, applicationPriority(a.id));
+        return; // an online job's tasks following its asks is no re-plan
+      }
     }
+    dmetrics.replans.incr();
   }
 
   /**
-   * Tasks built from host-level asks: the asks say how many pending maps want each host, not which
-   * hosts belong to the same map, so each new task takes up to three hosts with the most unclaimed
-   * demand (demand already covered by the engine's pending tasks is claimed). Costs
-   * {@code O(asked hosts + pending + count log asked hosts)}; callers bound {@code count}.
+   * Tasks built from the attempt's host-level map asks (hosts the engine knows) and the job's
+   * pending tasks, by {@link AskReconciler#tasksFromAsks}; callers bound {@code count}.
    */
   private List<List<String>> pseudoTasks(DatalocAppAttempt attempt, SchedulerRequestKey key, List<Integer> pending,
       int count) {
@@ -1812,33 +1797,16 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         }
       }
     }
+    List<List<String>> pendingHosts = new ArrayList<>(pending.size());
     for (int t : pending) {
-      for (int h : engine.state().replicas(t)) {
-        demand.computeIfPresent(engine.state().hostName(h), (k, v) -> v > 1 ? v - 1 : null);
+      int[] replicas = engine.state().replicas(t);
+      List<String> hosts = new ArrayList<>(replicas.length);
+      for (int h : replicas) {
+        hosts.add(engine.state().hostName(h));
       }
+      pendingHosts.add(hosts);
     }
-    // Most unclaimed demand first, ties by name.
-    java.util.PriorityQueue<Map.Entry<String, Integer>> byDemand = new java.util.PriorityQueue<>(
-        Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
-    demand.forEach((h, c) -> byDemand.add(new java.util.AbstractMap.SimpleEntry<>(h, c)));
-    List<List<String>> tasks = new ArrayList<>(count);
-    List<Map.Entry<String, Integer>> taken = new ArrayList<>(3);
-    for (int i = 0; i < count; i++) {
-      taken.clear();
-      while (taken.size() < 3 && !byDemand.isEmpty()) {
-        taken.add(byDemand.poll());
-      }
-      List<String> hosts = new ArrayList<>(taken.size());
-      for (Map.Entry<String, Integer> e : taken) {
-        hosts.add(e.getKey());
-        if (e.getValue() > 1) {
-          e.setValue(e.getValue() - 1);
-          byDemand.add(e);
-        }
-      }
-      tasks.add(hosts);
-    }
-    return tasks;
+    return AskReconciler.tasksFromAsks(demand, pendingHosts, count);
   }
 
   // ------------------------------------------------------------------ containers
