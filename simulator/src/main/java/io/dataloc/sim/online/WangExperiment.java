@@ -177,7 +177,8 @@ public final class WangExperiment implements Experiment {
         + " — Fig. 3a", "slot", "jobs in system", ev, false, true);
   }
 
-  private static String[] concat(String first, List<String> rest) {
+  /** A table header: {@code first}, then {@code rest}. */
+  static String[] concat(String first, List<String> rest) {
     String[] out = new String[rest.size() + 1];
     out[0] = first;
     for (int i = 0; i < rest.size(); i++) {

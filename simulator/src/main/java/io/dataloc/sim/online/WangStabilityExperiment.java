@@ -57,7 +57,7 @@ public final class WangStabilityExperiment implements Experiment {
         }
       }
       Csv csv = new Csv("policy", "lambda", "seed", "slopePer1000Slots", "meanJobDelay", "aborted", "slots");
-      Table t = new Table(concat("λ", POLICIES));
+      Table t = new Table(WangExperiment.concat("λ", POLICIES));
       java.util.Map<String, List<Double>> slopes = new java.util.LinkedHashMap<>();
       int i = 0;
       long total = runs.size();
@@ -156,13 +156,4 @@ public final class WangStabilityExperiment implements Experiment {
    */
   private static final double[] T95 = {Double.POSITIVE_INFINITY, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
       2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086};
-
-  private static String[] concat(String first, List<String> rest) {
-    String[] out = new String[rest.size() + 1];
-    out[0] = first;
-    for (int i = 0; i < rest.size(); i++) {
-      out[i + 1] = rest.get(i);
-    }
-    return out;
-  }
 }
