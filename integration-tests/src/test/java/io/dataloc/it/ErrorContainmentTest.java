@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dataloc.yarn.FaultInjector;
 import io.dataloc.yarn.LocalityScheduler;
+import io.dataloc.yarn.JobReport;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -31,13 +32,13 @@ class ErrorContainmentTest {
     return (LocalityScheduler) c.rm.getResourceScheduler();
   }
 
-  private static LocalityScheduler.JobReport report(LocalityScheduler s, RMApp app) {
-    return s.jobReports().stream().filter(r -> r.application().equals(app.getApplicationId().toString())).findFirst()
+  private static JobReport report(LocalityScheduler s, RMApp app) {
+    return s.reports().jobs().stream().filter(r -> r.application().equals(app.getApplicationId().toString())).findFirst()
         .orElseThrow();
   }
 
   private static void awaitPlans(LocalityScheduler s) throws InterruptedException {
-    for (int i = 0; i < 500 && s.jobReports().stream().anyMatch(r -> List.of("reading", "planning").contains(r.phase()));
+    for (int i = 0; i < 500 && s.reports().jobs().stream().anyMatch(r -> List.of("reading", "planning").contains(r.phase()));
         i++) {
       Thread.sleep(20);
     }

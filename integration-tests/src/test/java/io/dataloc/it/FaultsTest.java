@@ -47,7 +47,7 @@ class FaultsTest {
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
       // The read runs off the dispatcher; rounds here are far faster than real heartbeats, so let
       // it finish (a connection refused may take a second) before driving the job.
-      for (int i = 0; i < 750 && s.jobReports().get(0).phase().equals("reading"); i++) {
+      for (int i = 0; i < 750 && s.reports().jobs().get(0).phase().equals("reading"); i++) {
         Thread.sleep(20);
       }
       MrJob job = c.launch(app, "h1", splits);
@@ -55,7 +55,7 @@ class FaultsTest {
       assertEquals(1, s.datalocMetrics().placementFailures(), name + ": counted");
       assertEquals(0, s.datalocMetrics().plansMade(), name);
       assertEquals(0, s.datalocMetrics().errors(), name);
-      assertTrue(s.jobReports().get(0).note().contains("placement read failed"), name + ": " + s.jobReports());
+      assertTrue(s.reports().jobs().get(0).note().contains("placement read failed"), name + ": " + s.reports().jobs());
       assertTrue(!s.isDegraded(), name);
     }
   }
@@ -96,7 +96,7 @@ class FaultsTest {
       c.submit("alice", Scenarios.hdfs(10_000, topology, 5));
       int servedWhilePlanning = 0;
       for (int round = 0; round < 100_000; round++) {
-        String phase = s.jobReports().get(0).phase();
+        String phase = s.reports().jobs().get(0).phase();
         if (!phase.equals("reading") && !phase.equals("planning")) {
           break;
         }
@@ -109,7 +109,7 @@ class FaultsTest {
           servedWhilePlanning += SchedulerClock.heartbeats() - before;
         }
       }
-      var report = s.jobReports().get(0);
+      var report = s.reports().jobs().get(0);
       assertEquals("planned", report.phase(), report.toString());
       assertEquals("round-robin", report.planner(), "the fallback made the plan");
       assertEquals(1, s.datalocMetrics().plansOverBudget());

@@ -41,7 +41,7 @@ class HostileApplicationsTest {
 
   /** Waits (bounded) until the job's placement read is over. */
   private static void awaitPlacement(LocalityScheduler s, int job) throws InterruptedException {
-    for (int i = 0; i < 500 && List.of("reading", "planning").contains(s.jobReports().get(job).phase()); i++) {
+    for (int i = 0; i < 500 && List.of("reading", "planning").contains(s.reports().jobs().get(job).phase()); i++) {
       Thread.sleep(20);
     }
   }
@@ -91,9 +91,9 @@ class HostileApplicationsTest {
           rounds = round;
         }
         // Its pending tasks (at most 100), its running ones (at most the cluster's 32), the other job's 8.
-        assertTrue(s.engineCounts()[1] <= 100 + 32 + 8, "engine tasks bounded: " + s.engineCounts()[1]);
+        assertTrue(s.reports().engineCounts()[1] <= 100 + 32 + 8, "engine tasks bounded: " + s.reports().engineCounts()[1]);
       }
-      assertTrue(rounds > 0, "the other job finished: " + job.describe() + " " + s.jobReports());
+      assertTrue(rounds > 0, "the other job finished: " + job.describe() + " " + s.reports().jobs());
       assertTrue(got > 0, "the greedy AM is served too");
       assertEquals(0, s.datalocMetrics().errors());
       assertFalse(s.isDegraded());
@@ -140,7 +140,7 @@ class HostileApplicationsTest {
       }
       for (int i = 0; i < 4; i++) {
         awaitPlacement(s, i);
-        String note = s.jobReports().get(i).note();
+        String note = s.reports().jobs().get(i).note();
         assertTrue(note.contains("placement.read-timeout-ms"), "job " + i + ": " + note);
       }
       MrJob job = c.launch(hanging.get(0), "h1", splits);
@@ -243,7 +243,7 @@ class HostileApplicationsTest {
       c.submit("alice", Scenarios.spread(8, 4, 2, 5), url -> org.apache.hadoop.yarn.api.records.URL.newInstance("other",
           null, -1, url.getFile()));
       awaitPlacement(s, 0);
-      assertEquals("planned", s.jobReports().get(0).phase(), s.jobReports().get(0).note());
+      assertEquals("planned", s.reports().jobs().get(0).phase(), s.reports().jobs().get(0).note());
       assertEquals(0, s.datalocMetrics().placementFailures());
     }
   }

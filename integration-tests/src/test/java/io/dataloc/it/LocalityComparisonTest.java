@@ -37,7 +37,7 @@ class LocalityComparisonTest {
       int rounds = Rounds.run(c, job, 300);
       if (scheduler == LocalityScheduler.class) {
         LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
-        System.out.println(label + ": " + s.jobReports() + " otherContainers/local/rack/off="
+        System.out.println(label + ": " + s.reports().jobs() + " otherContainers/local/rack/off="
             + s.datalocMetrics().otherContainers() + "/" + s.datalocMetrics().mapsNodeLocal() + "/" + s.datalocMetrics().mapsRackLocal() + "/"
             + s.datalocMetrics().mapsOffSwitch());
       }
@@ -48,11 +48,11 @@ class LocalityComparisonTest {
 
   static void awaitPlan(MiniMr c) throws InterruptedException {
     LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
-    for (int i = 0; i < 200 && s.jobReports().stream().noneMatch(j -> j.phase().equals("planned")); i++) {
+    for (int i = 0; i < 200 && s.reports().jobs().stream().noneMatch(j -> j.phase().equals("planned")); i++) {
       Thread.sleep(25);
     }
-    assertTrue(s.jobReports().stream().anyMatch(j -> j.phase().equals("planned")), "the job was planned: "
-        + s.jobReports());
+    assertTrue(s.reports().jobs().stream().anyMatch(j -> j.phase().equals("planned")), "the job was planned: "
+        + s.reports().jobs());
   }
 
   private List<Outcome> compare(String scenario, Map<String, String> topology, List<List<String>> splits,

@@ -83,8 +83,8 @@ class ManyJobsTest {
         }
       }
       c.rm.drainEvents();
-      assertTrue(s.amMemoryUsed() <= Math.max(1024, amLimitMb),
-          "round " + round + ": AMs hold " + s.amMemoryUsed() + " MB, limit " + amLimitMb);
+      assertTrue(s.reports().amMemoryUsed() <= Math.max(1024, amLimitMb),
+          "round " + round + ": AMs hold " + s.reports().amMemoryUsed() + " MB, limit " + amLimitMb);
       if (all) {
         return round;
       }
@@ -115,9 +115,9 @@ class ManyJobsTest {
       }
       assertTrue(s.datalocMetrics().amLimited() > 0, "the AM limit held some AMs back");
       assertEquals(0, s.datalocMetrics().errors());
-      assertArrayEquals(new int[] {0, 0}, java.util.Arrays.copyOf(s.engineCounts(), 2),
+      assertArrayEquals(new int[] {0, 0}, java.util.Arrays.copyOf(s.reports().engineCounts(), 2),
           "the engine holds no job and no task once every application has ended");
-      assertEquals(0, s.amMemoryUsed());
+      assertEquals(0, s.reports().amMemoryUsed());
     }
   }
 
@@ -142,7 +142,7 @@ class ManyJobsTest {
         for (Job j : wave) {
           c.rm.waitForState(j.app.getApplicationId(), RMAppState.FINISHED);
         }
-        int[] counts = s.engineCounts();
+        int[] counts = s.reports().engineCounts();
         assertEquals(0, counts[0], "no job left after the wave at " + done);
         assertEquals(0, counts[1], "no task left after the wave at " + done);
         maxTaskNumbers = Math.max(maxTaskNumbers, counts[2]);

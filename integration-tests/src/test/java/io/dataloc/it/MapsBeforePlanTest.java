@@ -45,13 +45,13 @@ class MapsBeforePlanTest {
       assertTrue(early > 0, "maps started while the placement was read: " + job.describe());
       assertEquals(early, job.dataLocal(), "only where their data is");
       assertEquals(early, s.datalocMetrics().mapsBeforePlan());
-      assertTrue(s.jobReports().stream().allMatch(j -> j.phase().equals("reading")), s.jobReports().toString());
+      assertTrue(s.reports().jobs().stream().allMatch(j -> j.phase().equals("reading")), s.reports().jobs().toString());
       release.countDown();
       LocalityComparisonTest.awaitPlan(c);
       assertEquals(early, s.datalocMetrics().mapsTiedToPlan(), "every early map tied to its task");
       assertTrue(Rounds.run(c, job, 100) > 0, job.describe());
       assertEquals(splits.size(), job.dataLocal() + job.atLevel(1) + job.atLevel(2), "every map ran once");
-      int[] engine = s.engineCounts();
+      int[] engine = s.reports().engineCounts();
       assertEquals(0, engine[3], "no task left running in the engine");
       assertEquals(0, engine[4], "no container left tied to a task");
       assertEquals(0, s.datalocMetrics().errors());

@@ -201,8 +201,8 @@ class RandomizedSchedulerTest {
         }
         for (MrJob j : jobs) {
           assertTrue(j.finished(), "a job was starved (" + j.describe() + "; "
-              + s.describePending(j.am.getApplicationAttemptId().getApplicationId()) + "; nodes " + nodeStates(c, s)
-              + "; scheduler " + s.jobReports() + ")");
+              + s.reports().describePending(j.am.getApplicationAttemptId().getApplicationId()) + "; nodes " + nodeStates(c, s)
+              + "; scheduler " + s.reports().jobs() + ")");
         }
         for (RMApp app : killed) {
           assertEquals(RMAppState.KILLED, app.getState());
@@ -227,7 +227,7 @@ class RandomizedSchedulerTest {
               + n.getCopiedListOfRunningContainers() + " after every application ended");
         }
         assertEquals(0, s.getUsedResource().getMemorySize(), "nothing used once every application ended");
-        int[] counts = s.engineCounts();
+        int[] counts = s.reports().engineCounts();
         assertEquals(0, counts[0], "no engine job once every application has ended");
         assertEquals(0, counts[1], "no engine task once every application has ended");
         return null;
@@ -531,7 +531,7 @@ class RandomizedSchedulerTest {
     assertEquals(live.getMemorySize(), s.getRootQueueMetrics().getAllocatedMB(),
         "queue metrics equal the live containers");
     assertEquals(0, s.datalocMetrics().errors(), "no error caught");
-    int[] counts = s.engineCounts();
+    int[] counts = s.reports().engineCounts();
     assertEquals(counts[3], counts[4], "the engine's running tasks are the containers tied to tasks");
   }
 

@@ -165,7 +165,7 @@ class RelaxLocalityTest {
       assertEquals(Map.of("h4", 8), got, "h4 holds eight 1-GB maps; none elsewhere");
       if (c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
         assertEquals(1, s.datalocMetrics().appsStrictLocality());
-        assertEquals("strict locality", s.jobReports().get(0).phase());
+        assertEquals("strict locality", s.reports().jobs().get(0).phase());
       }
       noErrors(c);
     }
@@ -189,7 +189,7 @@ class RelaxLocalityTest {
       assertEquals(8, got.values().stream().mapToInt(Integer::intValue).sum(), "all served: " + got);
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
       assertEquals(0, s.datalocMetrics().appsStrictLocality());
-      assertEquals("planned", s.jobReports().get(0).phase());
+      assertEquals("planned", s.reports().jobs().get(0).phase());
       noErrors(c);
     }
   }

@@ -195,14 +195,14 @@ public final class RmBenchmark {
         jobs.add(c.launch(app, "h" + (1 + (long) a * shape.nodes() / shape.apps()), splits));
       }
       if (awaitPlans && c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
-        for (int i = 0; i < 6000 && s.jobReports().stream().anyMatch(
+        for (int i = 0; i < 6000 && s.reports().jobs().stream().anyMatch(
             j -> j.phase().equals("reading") || j.phase().equals("planning")); i++) {
           Thread.sleep(10);
         }
       }
       SchedulerClock.reset();
       if (c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
-        s.resetLockHolds(); // node registration and submission are not what is measured
+        s.reports().resetLockHolds(); // node registration and submission are not what is measured
       }
       long t0 = System.nanoTime();
       double placeWall = -1;
@@ -254,10 +254,10 @@ public final class RmBenchmark {
         throw new IllegalStateException(scheduler + " caught " + s.datalocMetrics().errors() + " errors");
       }
       String hold = c.rm.getResourceScheduler() instanceof LocalityScheduler s
-          ? String.format(Locale.ROOT, "%.2f / %.2f ms", s.maxLockHoldNanos()[0] / 1e6, s.maxLockHoldNanos()[1] / 1e6)
+          ? String.format(Locale.ROOT, "%.2f / %.2f ms", s.reports().maxLockHoldNanos()[0] / 1e6, s.reports().maxLockHoldNanos()[1] / 1e6)
           : "not measured";
       if (c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
-        System.out.println("  lock holds: " + s.lockHoldReport());
+        System.out.println("  lock holds: " + s.reports().lockHolds());
       }
       double p50 = SchedulerClock.heartbeatMicros(0.5);
       double p99 = SchedulerClock.heartbeatMicros(0.99);
@@ -314,22 +314,22 @@ public final class RmBenchmark {
       // A job of a tenth the size first (warm-up, as in any RM that has planned before); it stays
       // queued, so the measured plan is made against a cluster that already holds work.
       c.submit("bob", Scenarios.hdfs(tasks / 10, topology, 41));
-      for (int i = 0; i < 1000 && !s.jobReports().get(0).phase().equals("planned")
-          && !s.jobReports().get(0).phase().equals("online"); i++) {
+      for (int i = 0; i < 1000 && !s.reports().jobs().get(0).phase().equals("planned")
+          && !s.reports().jobs().get(0).phase().equals("online"); i++) {
         for (MockNM nm : c.nodeList()) {
           nm.nodeHeartbeat(true);
         }
         c.rm.drainEvents();
       }
       SchedulerClock.reset();
-      s.resetLockHolds();
+      s.reports().resetLockHolds();
       c.submit("alice", splits);
       // From submission on, the nodes keep heartbeating while the split file is read and planned.
       int servedWhilePlanning = 0;
       int roundsWhilePlanning = 0;
       List<MockNM> nodeList = c.nodeList();
       for (int round = 0; round < 1000; round++) {
-        String phase = s.jobReports().get(1).phase();
+        String phase = s.reports().jobs().get(1).phase();
         if (!phase.equals("reading") && !phase.equals("planning")) {
           break;
         }
@@ -348,8 +348,8 @@ public final class RmBenchmark {
         }
         c.rm.drainEvents();
       }
-      var report = s.jobReports().get(1);
-      String holds = s.lockHoldReport();
+      var report = s.reports().jobs().get(1);
+      String holds = s.reports().lockHolds();
       return String.format(Locale.ROOT,
           "Planner scale: %,d maps on %,d nodes: phase %s, planner %s, plan %.0f ms (budget %d ms), plan makespan %.0f"
               + " against lower bound %.0f, %d%% of maps planned data-local; %,d node heartbeats served in %d rounds"

@@ -202,7 +202,7 @@ class SchedulerContractTest {
       c.rm.waitForState(app.getApplicationId(), RMAppState.KILLED);
       c.rm.drainEvents();
       LocalityScheduler s = scheduler(c);
-      assertTrue(s.jobReports().isEmpty(), s.jobReports().toString());
+      assertTrue(s.reports().jobs().isEmpty(), s.reports().jobs().toString());
       assertEquals(0, s.getUsedResource().getMemorySize(), "every container released");
       assertEquals(0, s.datalocMetrics().errors());
     }
@@ -229,7 +229,7 @@ class SchedulerContractTest {
       List<List<String>> splits = Scenarios.spread(8, 4, 2, 31);
       MrJob job = c.launch(c.submit("ida", splits), "h1", splits);
       LocalityComparisonTest.awaitPlan(c);
-      assertEquals("planned", s.jobReports().get(0).phase(), s.jobReports().toString());
+      assertEquals("planned", s.reports().jobs().get(0).phase(), s.reports().jobs().toString());
       assertTrue(Rounds.run(c, job, 100) > 0, job.describe());
       assertEquals(1, s.datalocMetrics().errors());
     }
@@ -267,7 +267,7 @@ class SchedulerContractTest {
       assertTrue(Rounds.run(c, second, 200) > 0, "the second attempt's maps all ran");
       LocalityScheduler s = scheduler(c);
       assertEquals(0, s.datalocMetrics().errors());
-      assertEquals("online", s.jobReports().get(0).phase(), "after an AM retry the job is served from its asks");
+      assertEquals("online", s.reports().jobs().get(0).phase(), "after an AM retry the job is served from its asks");
     }
   }
 

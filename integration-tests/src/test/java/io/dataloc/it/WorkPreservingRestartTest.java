@@ -65,7 +65,7 @@ class WorkPreservingRestartTest {
       assertNotNull(s.getRMContainer(opportunistic), "the opportunistic container is recovered");
       assertEquals(recovered * 1024L, s.getUsedResource().getMemorySize(),
           "scheduler accounting: the guaranteed containers only (before: the opportunistic one too)");
-      assertEquals(1024L, s.amMemoryUsed(), "the recovered AM counts against the AM limit (before: 0)");
+      assertEquals(1024L, s.reports().amMemoryUsed(), "the recovered AM counts against the AM limit (before: 0)");
       assertEquals(recovered, s.getRootQueueMetrics().getAllocatedContainers(), "queue metrics");
       for (Map.Entry<String, MockNM> e : c.nodes.entrySet()) {
         SchedulerNode node = s.getSchedulerNode(e.getValue().getNodeId());
@@ -76,9 +76,9 @@ class WorkPreservingRestartTest {
       int rounds = Rounds.run(c, job, 100);
       assertTrue(rounds > 0, "every map finished after the restart: " + job.describe());
       assertEquals(splits.size(), job.perHost().values().stream().mapToInt(Integer::intValue).sum());
-      assertTrue(s.jobReports().get(0).note().contains("restart"), s.jobReports().toString());
+      assertTrue(s.reports().jobs().get(0).note().contains("restart"), s.reports().jobs().toString());
       assertEquals(1024L, s.getUsedResource().getMemorySize(), "only the AM container is left");
-      assertEquals(1024L, s.amMemoryUsed());
+      assertEquals(1024L, s.reports().amMemoryUsed());
     } finally {
       c.close();
     }

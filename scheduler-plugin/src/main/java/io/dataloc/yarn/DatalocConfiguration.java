@@ -156,6 +156,47 @@ public final class DatalocConfiguration {
   private DatalocConfiguration() {}
 
   /**
+   * The settings a ResourceManager starts with: every key valid, and no resource type beyond
+   * memory and vcores (GPUs, FPGAs: refused here, not ignored later).
+   *
+   * @throws org.apache.hadoop.yarn.exceptions.YarnRuntimeException naming the bad key or resource types
+   */
+  static Settings atStart(Configuration conf) {
+    Settings s;
+    try {
+      s = load(conf);
+    } catch (IllegalArgumentException e) {
+      throw new org.apache.hadoop.yarn.exceptions.YarnRuntimeException("Dataloc cannot start: " + e.getMessage(), e);
+    }
+    int types = org.apache.hadoop.yarn.util.resource.ResourceUtils.getNumberOfKnownResourceTypes();
+    if (types > 2) {
+      throw new org.apache.hadoop.yarn.exceptions.YarnRuntimeException("Dataloc cannot start: it schedules memory "
+          + "and vcores (" + RESOURCE_CALCULATOR.fullName() + "); the " + types
+          + " resource types of yarn.resource-types (GPUs, FPGAs, ...) are not supported");
+    }
+    return s;
+  }
+
+  /**
+   * The settings of a refresh ({@code -refreshQueues}) of a ResourceManager running {@code current}.
+   *
+   * @throws java.io.IOException "refused: ..." naming the bad key, or a key read at start only
+   */
+  static Settings onRefresh(Configuration conf, Settings current) throws java.io.IOException {
+    Settings next;
+    try {
+      next = load(conf);
+    } catch (IllegalArgumentException e) {
+      throw new java.io.IOException("refused: " + e.getMessage(), e);
+    }
+    if (next.dominantResources() != current.dominantResources()) {
+      throw new java.io.IOException("refused: " + RESOURCE_CALCULATOR.fullName()
+          + " is read at start only (restart the ResourceManager to change it)");
+    }
+    return next;
+  }
+
+  /**
    * Reads and validates every key.
    *
    * @throws IllegalArgumentException naming the first bad key, its value and what is allowed

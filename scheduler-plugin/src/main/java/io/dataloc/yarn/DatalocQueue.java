@@ -1,7 +1,6 @@
 package io.dataloc.yarn;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -80,6 +79,52 @@ final class DatalocQueue implements Queue {
   }
 
   /** The root of the queue tree: the whole cluster, with {@code default} as its one child. */
+  /** The one queue's names: {@code default} and its full path {@code root.default}. */
+  static boolean isOurs(String name) {
+    return NAME.equals(name) || ("root." + NAME).equals(name);
+  }
+
+  /** The root of the queue tree, as clients ({@code yarn queue -list}, {@code getAllQueues}) ask for it. */
+  static boolean isRoot(String name) {
+    return "root".equals(name);
+  }
+
+  /** The information of a queue by name; any other name is an unknown queue, as under the CapacityScheduler. */
+  QueueInfo lookup(String queueName) throws java.io.IOException {
+    if (isRoot(queueName)) {
+      return getRootQueueInfo();
+    }
+    if (!isOurs(queueName)) {
+      throw new java.io.IOException("Unknown queue: " + queueName + " (Dataloc has one queue, " + NAME + ")");
+    }
+    return getQueueInfo(false, false);
+  }
+
+  /** The calling user's ACLs on the queue (all of them, when the caller cannot be told). */
+  List<QueueUserACLInfo> userAclInfo() {
+    try {
+      return getQueueUserAclInfo(UserGroupInformation.getCurrentUser());
+    } catch (java.io.IOException e) {
+      return getQueueUserAclInfo(null);
+    }
+  }
+
+  /** The current attempts of the applications, if the name is this queue or the root; else null (unknown queue). */
+  List<org.apache.hadoop.yarn.api.records.ApplicationAttemptId> appsIn(String queueName,
+      java.util.Collection<? extends org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication<
+          DatalocAppAttempt>> applications) {
+    if (!isOurs(queueName) && !isRoot(queueName)) {
+      return null;
+    }
+    List<org.apache.hadoop.yarn.api.records.ApplicationAttemptId> out = new java.util.ArrayList<>();
+    for (var app : applications) {
+      if (app.getCurrentAppAttempt() != null) {
+        out.add(app.getCurrentAppAttempt().getApplicationAttemptId());
+      }
+    }
+    return out;
+  }
+
   QueueInfo getRootQueueInfo() {
     QueueInfo root = RECORDS.newRecordInstance(QueueInfo.class);
     root.setQueueName("root");

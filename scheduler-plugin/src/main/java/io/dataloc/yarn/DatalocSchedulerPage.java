@@ -50,7 +50,7 @@ public class DatalocSchedulerPage extends RmView {
           .th("Application").th("User").th("Phase").th("Placement").th("Planner").th("Maps").th("Plan makespan")
           .th("Lower bound").th("Plan ms").th("Node-local").th("Rack-local").th("Off-switch").th("Pending")
           .th("Running").th("Note").__().__().tbody();
-      for (LocalityScheduler.JobReport j : s.jobReports()) {
+      for (JobReport j : s.reports().jobs()) {
         body.tr().td(j.application()).td(j.user()).td(j.phase()).td(j.source()).td(j.planner())
             .td(String.valueOf(j.tasks())).td(j.plan() == null ? "-" : Units.format(j.plan().makespan()))
             .td(j.plan() == null ? "-" : Units.format(j.plan().lowerBound()))

@@ -148,4 +148,11 @@ final class LockHolds {
         v[2] / 1e6, v[3] / 1e6, v[1] / 1e6)));
     return sb.toString();
   }
+
+  /** The longest hold (wall and CPU, where, the CPU hold's segments), how many, their total, and per site. */
+  String describe() {
+    return String.format(Locale.ROOT,
+        "longest %.3f ms wall (%s), %.3f ms CPU (%s: %s) over %,d holds, %.1f ms in all [%s]", maxNanos / 1e6,
+        maxWhere, maxCpuNanos / 1e6, maxCpuWhere, maxCpuSegments, count, totalNanos / 1e6, bySite());
+  }
 }

@@ -2,6 +2,30 @@
  * The ResourceManager adapter: {@link io.dataloc.yarn.LocalityScheduler} translates YARN's facts
  * for the engine of {@code io.dataloc.core} and carries out what it proposes.
  *
+ * <h2>Parts</h2>
+ *
+ * {@code LocalityScheduler} keeps YARN's scheduler contract, the dispatch of its events and the
+ * lock; each part below does one job, wired once in {@code SchedulerParts}, and all share one
+ * {@code DatalocState} (the engine, the settings, the metrics, the registry):
+ *
+ * <ul>
+ *   <li>{@code AppRegistry}: the one owner of the id translations (application ↔ engine job,
+ *       container → task) and of the applications whose asks changed; {@code DatalocApp}: one
+ *       application's state machine (ONLINE → READING → PLANNING → PLANNED, any → ONLINE);
+ *   <li>{@code AppLifecycle}: applications and attempts added and removed;
+ *       {@code NodeEvents}: nodes added, resized, relabelled, decommissioned, lost;
+ *   <li>{@code PlacementPipeline}: the placement read, the plan within its budget, the plan's
+ *       entry into the engine in chunks;
+ *   <li>{@code Heartbeat}: one node heartbeat's order; {@code EngineMaps}: the engine's maps with
+ *       the plan's declines; {@code OtherWork}: everything the engine does not serve, as the FIFO
+ *       scheduler serves it; {@code Containers}: one container allocated, counted, completed;
+ *   <li>{@code AskSync}: the engine kept true to the asks ({@code core.am.AskReconciler});
+ *       {@code AmHeartbeat}: an AM's {@code allocate};
+ *   <li>{@code ClusterRoom}: used resources, the AM limit, labelled nodes, headroom;
+ *       {@code Priorities}: application priorities and their ACLs; {@code Containment}: what an
+ *       error costs; {@code SchedulerReports}: read-only views.
+ * </ul>
+ *
  * <h2>Threads</h2>
  *
  * <ul>

@@ -4,13 +4,13 @@ import io.dataloc.core.jobs.JobOrderings;
 import io.dataloc.core.model.Assignment;
 import io.dataloc.core.model.Evaluation;
 import io.dataloc.core.model.Level;
+import io.dataloc.core.model.LocalChains;
 import io.dataloc.core.offline.Assigner;
 import io.dataloc.core.offline.AssignerOptions;
 import io.dataloc.core.offline.Assigners;
 import io.dataloc.core.online.OnlinePolicies;
 import io.dataloc.core.online.OnlinePolicy;
 import io.dataloc.core.online.ServiceRates;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -402,8 +402,6 @@ public final class DecisionEngine {
 
   /** As {@link #onSlotFree(int)}, never choosing a task of the excluded jobs (caller's ids). */
   public Decision onSlotFree(int host, java.util.Set<Long> excludedJobs) {
-    checkedFor = null; // a chain found for an earlier decision is stale now
-    checked = null;
     if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
       return null;
     }
@@ -578,30 +576,58 @@ public final class DecisionEngine {
   }
 
   /**
+   * Proposes, changing nothing, how the engine would take the application running {@code
+   * actualTask} in the container decided for {@code d} (see {@link Rehoming}): {@code d}'s task
+   * goes back to a host queue where it is local, pushing queued tasks of the same job along a
+   * {@linkplain LocalChains chain} of hosts where each is local, ending at the queue {@code
+   * actualTask} leaves (every host keeps its planned number of tasks) or at a host with less work
+   * (running and queued) than the decision's host. It keeps locality as well when {@code
+   * actualTask} was not queued on a host (the common queue takes {@code d}'s task), when {@code
+   * d}'s task did not come from this host's own queue (it goes back to the queue it came from), or
+   * when the job is too large to search.
+   */
+  public Rehoming proposeReplacement(Decision d, int actualTask) {
+    if (actualTask == d.task() || actualTask < 0 || actualTask >= state.taskCount()
+        || policy.queueHostOf(actualTask) < 0 || d.queue() != d.host()) {
+      return Rehoming.noChain(d.task(), actualTask, true);
+    }
+    if (state.job(d.task()).pending() > CHAIN_SEARCH_LIMIT) {
+      return Rehoming.noChain(d.task(), actualTask, true);
+    }
+    List<LocalChains.Move> chain = localChain(d.task(), actualTask);
+    return new Rehoming(d.task(), actualTask, chain, chain != null);
+  }
+
+  /**
    * The application ran {@code actualTask} where decision {@code d} meant {@code d.task()} (the
    * MapReduce AM picks the first pending task in the host's list, which may differ): the actual
    * task becomes running on the decision's host, the decided one pending again. If it came from
-   * this host's queue and a {@linkplain #replaceKeepsLocality local chain} exists, queued tasks
-   * shift along it so every host keeps its planned number of local tasks; otherwise it returns to
-   * the queue it came from. Returns the decision as it really is.
+   * this host's queue and a local chain exists ({@code proposal}'s, if it is for this pair and
+   * still holds; else searched now), queued tasks shift along it so every host keeps its planned
+   * number of local tasks; otherwise it returns to the queue it came from. Returns the decision as
+   * it really is. {@code proposal} may be null.
    */
-  public Decision replaceStarted(Decision d, int actualTask) {
+  public Decision replaceStarted(Decision d, int actualTask, Rehoming proposal) {
     if (actualTask == d.task() || actualTask < 0 || actualTask >= state.taskCount()
         || !state.queued(actualTask) || state.job(actualTask) != state.job(d.task())
         || state.state(d.task()) != TaskState.RUNNING) {
       return d;
     }
     int host = d.host();
-    List<int[]> chain = d.queue() == host ? checkedChain(d.task(), actualTask) : null;
+    List<LocalChains.Move> chain = null;
+    if (d.queue() == host) {
+      chain = proposal != null && proposal.isFor(d.task(), actualTask) && stillHolds(proposal.chain(), d.task())
+          ? proposal.chain() : localChain(d.task(), actualTask);
+    }
     state.stopOn(d.task());
     state.requeue(d.task());
     state.startOn(actualTask, host);
     ensureStarted(actualTask);
     policy.removed(actualTask);
     if (chain != null) {
-      for (int[] move : chain) {
-        policy.removed(move[0]);
-        policy.enqueuePlanned(move[0], move[1], Level.LOCAL);
+      for (LocalChains.Move move : chain) {
+        policy.removed(move.task());
+        policy.enqueuePlanned(move.task(), move.host(), Level.LOCAL);
       }
     } else {
       // No chain, or the task came from another queue: back to the host queue it came from
@@ -616,43 +642,19 @@ public final class DecisionEngine {
         d.reason() + "; the application ran task " + state.indexInJob(actualTask) + " instead", d.queue());
   }
 
-  /**
-   * Whether the application may run {@code actualTask} (queued) in the container decided for
-   * {@code d} while every queued task of the job keeps a host where it is data-local and no host
-   * ends up busier than the busier of the two involved: {@code d}'s task goes back to a host queue
-   * where it is local, pushing queued tasks of the same job along a chain of hosts where each is
-   * local, ending at the queue {@code actualTask} leaves (every host keeps its planned number of
-   * tasks) or at a host with less work (running and queued) than the decision's host. True as
-   * well when {@code actualTask} was not queued on
-   * a host (the common queue takes {@code d}'s task), when {@code d}'s task did not come from this
-   * host's own queue (it goes back to the queue it came from), or when the job is too large to
-   * search.
-   */
-  public boolean replaceKeepsLocality(Decision d, int actualTask) {
-    if (actualTask == d.task() || actualTask < 0 || actualTask >= state.taskCount()
-        || policy.queueHostOf(actualTask) < 0 || d.queue() != d.host()) {
+  /** Whether a proposed chain can still be applied: its moved tasks queued (the decided one running), its hosts live. */
+  private boolean stillHolds(List<LocalChains.Move> chain, int decided) {
+    if (chain == null) {
       return true;
     }
-    checked = localChain(d.task(), actualTask);
-    checkedFor = new int[] {d.task(), actualTask};
-    return checked != null || state.job(d.task()).pending() > CHAIN_SEARCH_LIMIT;
+    for (LocalChains.Move m : chain) {
+      boolean movable = m.task() == decided ? state.state(m.task()) == TaskState.RUNNING : state.queued(m.task());
+      if (!movable || !state.alive(m.host())) {
+        return false;
+      }
+    }
+    return true;
   }
-
-  /**
-   * The chain {@link #replaceKeepsLocality} found for this pair during the current decision (the
-   * scheduler asks, allocates, then replaces, with the engine untouched in between; the next
-   * {@link #onSlotFree} forgets it), else a fresh search: each swap searches once.
-   */
-  private List<int[]> checkedChain(int returning, int taken) {
-    boolean same = checkedFor != null && checkedFor[0] == returning && checkedFor[1] == taken;
-    List<int[]> chain = same ? checked : localChain(returning, taken);
-    checkedFor = null;
-    checked = null;
-    return chain;
-  }
-
-  private List<int[]> checked;
-  private int[] checkedFor;
 
   /** Jobs with more queued tasks than this are not searched for local chains (cost per container). */
   private static final int CHAIN_SEARCH_LIMIT = 20_000;
@@ -661,90 +663,75 @@ public final class DecisionEngine {
    * search runs under the scheduler's lock, once per container the AM fills with another task.
    */
   private static final int CHAIN_VISIT_LIMIT = 2_048;
+  private final LocalChains chains = new LocalChains();
 
   /**
-   * Breadth-first search over hosts for the moves ({task, host} pairs) that re-home
-   * {@code returning} while {@code taken} leaves its host queue; null if there is none (or the
-   * job is too large to search).
+   * The moves that re-home {@code returning} while {@code taken} leaves its host queue; null if
+   * there are none. A chain back to the queue {@code taken} leaves keeps every host's count; only
+   * without one may the chain end at a lighter host.
    */
-  private List<int[]> localChain(int returning, int taken) {
-    // A chain back to the queue the actual task leaves keeps every host's count; only without one
-    // may the chain end at a lighter host.
-    List<int[]> chain = localChain(returning, taken, Long.MIN_VALUE);
-    return chain != null ? chain : localChain(returning, taken, backlog(state.hostOf(returning)));
-  }
-
-  private List<int[]> localChain(int returning, int taken, long limit) {
+  private List<LocalChains.Move> localChain(int returning, int taken) {
     int target = policy.queueHostOf(taken);
     JobState job = state.job(returning);
     if (target < 0 || job != state.job(taken) || job.pending() > CHAIN_SEARCH_LIMIT) {
       return null;
     }
-    Map<Integer, List<Integer>> scanned = null;
-    int hosts = state.hostCount();
-    if (chainSeen.length < hosts) {
-      chainSeen = new int[hosts];
-      chainPrev = new int[hosts];
-      chainVia = new int[hosts];
+    LocalChains.Graph graph = new QueuedTasks(job, returning, taken);
+    List<LocalChains.Move> chain = chains.search(graph, -1, returning, y -> y == target, CHAIN_VISIT_LIMIT);
+    if (chain != null) {
+      return chain;
     }
-    chainEpoch++;
-    ArrayDeque<Integer> frontier = new ArrayDeque<>();
-    int found = reach(returning, -1, frontier, target, limit);
-    int[] hit = {-1};
-    int[] visits = {0};
-    while (found < 0 && !frontier.isEmpty() && visits[0] < CHAIN_VISIT_LIMIT) {
-      int x = frontier.poll();
-      IntPredicate visit = u -> {
-        if (u != taken && u != returning) {
-          hit[0] = reach(u, x, frontier, target, limit);
-        }
-        return hit[0] < 0 && ++visits[0] < CHAIN_VISIT_LIMIT;
-      };
-      if (scanned == null && !policy.forEachQueued(x, job, visit)) {
-        scanned = new HashMap<>();
-        for (int u : pendingTasks(job.id())) {
-          scanned.computeIfAbsent(policy.queueHostOf(u), k -> new ArrayList<>()).add(u);
-        }
-      }
-      if (scanned != null) {
-        for (int u : scanned.getOrDefault(x, List.of())) {
-          if (!visit.test(u)) {
-            break;
-          }
-        }
-      }
-      found = hit[0];
-    }
-    if (found < 0) {
-      return null;
-    }
-    List<int[]> moves = new ArrayList<>();
-    for (int y = found; y >= 0; y = chainPrev[y]) {
-      moves.add(new int[] {chainVia[y], y});
-    }
-    return moves;
+    long limit = backlog(state.hostOf(returning));
+    return chains.search(graph, -1, returning, y -> y == target || backlog(y) + 1 < limit, CHAIN_VISIT_LIMIT);
   }
 
-  /** Scratch space of the chain search, stamped per search instead of cleared. */
-  private int[] chainSeen = new int[0];
-  private int[] chainPrev = new int[0];
-  private int[] chainVia = new int[0];
-  private int chainEpoch;
+  /** One job's queued tasks as a chain-search graph: live hosts, the two tasks of the swap left out. */
+  private final class QueuedTasks implements LocalChains.Graph {
+    private final JobState job;
+    private final int returning;
+    private final int taken;
+    /** The job's queued tasks by host, for a policy that cannot list a host's queue by job. */
+    private Map<Integer, List<Integer>> byHost;
 
-  private int reach(int task, int from, ArrayDeque<Integer> frontier, int target, long limit) {
-    for (int y : state.replicas(task)) {
-      if (y == from || chainSeen[y] == chainEpoch || !state.alive(y)) {
-        continue;
-      }
-      chainSeen[y] = chainEpoch;
-      chainPrev[y] = from;
-      chainVia[y] = task;
-      if (y == target || backlog(y) + 1 < limit) {
-        return y;
-      }
-      frontier.add(y);
+    QueuedTasks(JobState job, int returning, int taken) {
+      this.job = job;
+      this.returning = returning;
+      this.taken = taken;
     }
-    return -1;
+
+    @Override
+    public int hosts() {
+      return state.hostCount();
+    }
+
+    @Override
+    public void forEachOn(int host, IntPredicate visit) {
+      IntPredicate movable = u -> u == taken || u == returning || visit.test(u);
+      if (byHost == null && policy.forEachQueued(host, job, movable)) {
+        return;
+      }
+      if (byHost == null) {
+        byHost = new HashMap<>();
+        for (int u : pendingTasks(job.id())) {
+          byHost.computeIfAbsent(policy.queueHostOf(u), k -> new ArrayList<>()).add(u);
+        }
+      }
+      for (int u : byHost.getOrDefault(host, List.of())) {
+        if (!movable.test(u)) {
+          return;
+        }
+      }
+    }
+
+    @Override
+    public int[] localHosts(int task) {
+      return state.replicas(task);
+    }
+
+    @Override
+    public boolean usable(int host) {
+      return state.alive(host);
+    }
   }
 
   /** Tasks running on a host plus tasks queued for it. */

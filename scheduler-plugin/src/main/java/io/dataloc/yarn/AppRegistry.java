@@ -1,0 +1,134 @@
+package io.dataloc.yarn;
+
+import io.dataloc.core.engine.DecisionEngine;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+
+/**
+ * The one owner of the id translations between YARN and the engine: application ↔ engine job,
+ * and map container → engine task; and of the set of applications whose asks changed since the
+ * last heartbeat. Everything but {@link #markDirty} runs under the scheduler's monitor;
+ * {@code markDirty} is called by AM handler threads too (a concurrent set).
+ */
+final class AppRegistry {
+  private final Map<ApplicationId, DatalocApp> apps = new LinkedHashMap<>();
+  private final Map<Long, DatalocApp> byJob = new HashMap<>();
+  private final Map<ContainerId, Integer> containerTask = new HashMap<>();
+  /** Applications whose asks changed since the last reconciliation (written by allocate()). */
+  private final Set<ApplicationId> dirty = ConcurrentHashMap.newKeySet();
+  private final Supplier<DecisionEngine> engine;
+  /** Told of an application that may now want work the engine does not serve. */
+  private final Consumer<ApplicationId> mayHaveOtherWork;
+  private long nextJobId = 1;
+
+  AppRegistry(Supplier<DecisionEngine> engine, Consumer<ApplicationId> mayHaveOtherWork) {
+    this.engine = engine;
+    this.mayHaveOtherWork = mayHaveOtherWork;
+  }
+
+  DatalocApp add(ApplicationId id, String user) {
+    DatalocApp a = new DatalocApp(id, nextJobId++, user);
+    apps.put(id, a);
+    byJob.put(a.jobId, a);
+    return a;
+  }
+
+  /** Forgets the application and its engine job (idempotent). */
+  DatalocApp remove(ApplicationId id) {
+    DatalocApp a = apps.remove(id);
+    if (a != null) {
+      dropJob(a);
+      byJob.remove(a.jobId);
+    }
+    dirty.remove(id);
+    return a;
+  }
+
+  DatalocApp get(ApplicationId id) {
+    return apps.get(id);
+  }
+
+  DatalocApp byJob(long jobId) {
+    return byJob.get(jobId);
+  }
+
+  boolean contains(ApplicationId id) {
+    return apps.containsKey(id);
+  }
+
+  /** Every application, in submission order. */
+  Collection<DatalocApp> all() {
+    return apps.values();
+  }
+
+  /**
+   * The application is served from its asks from now on: its engine job (plan, queued maps, ties
+   * of its containers) is released, and the next heartbeat looks at its asks. Idempotent.
+   */
+  void goOnline(DatalocApp a, String why) {
+    mayHaveOtherWork.accept(a.id);
+    if (a.phase() == DatalocApp.Phase.PLANNED || a.jobCreated) {
+      dropJob(a);
+    }
+    a.online(why);
+    dirty.add(a.id);
+  }
+
+  /** Releases the application's engine job and the ties of its containers (idempotent). */
+  void dropJob(DatalocApp a) {
+    if (a.jobCreated) {
+      DecisionEngine e = engine.get();
+      // Before the engine frees the job's task numbers (they are reused).
+      containerTask.values().removeIf(t -> e.state().job(t) != null && e.state().job(t).id() == a.jobId);
+      e.removeJob(a.jobId);
+      a.jobCreated = false;
+    }
+  }
+
+  /** A container now runs this engine task. */
+  void tie(ContainerId container, int task) {
+    containerTask.put(container, task);
+  }
+
+  /** The task a container ran, forgetting the tie; null if it ran none of the engine's. */
+  Integer untie(ContainerId container) {
+    return containerTask.remove(container);
+  }
+
+  int ties() {
+    return containerTask.size();
+  }
+
+  /** A new engine knows no task: every tie goes (the applications go online). */
+  void forgetTies() {
+    containerTask.clear();
+  }
+
+  void markDirty(ApplicationId id) {
+    dirty.add(id);
+  }
+
+  void clean(ApplicationId id) {
+    dirty.remove(id);
+  }
+
+  /** Takes the applications marked since the last call (each is unmarked). */
+  List<ApplicationId> takeDirty() {
+    if (dirty.isEmpty()) {
+      return List.of();
+    }
+    List<ApplicationId> out = new ArrayList<>(dirty);
+    dirty.removeAll(out);
+    return out;
+  }
+}

@@ -1,0 +1,208 @@
+package io.dataloc.yarn;
+
+import io.dataloc.core.am.AskReconciler;
+import io.dataloc.core.engine.DecisionEngine;
+import io.dataloc.core.engine.JobState;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the engine true to what applications ask: YARN owns the asks; at each heartbeat the
+ * applications whose asks changed are reconciled — a job asking for no maps is parked, and the
+ * delta {@link AskReconciler} computes from its map asks and its pending tasks is applied. On the
+ * AM's side ({@link #received}, an AM handler thread, no monitor): asks that forbid relaxing
+ * locality are noted, and stale map counts corrected.
+ */
+final class AskSync {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+
+  private final SchedulerContext ctx;
+  private final Containers containers;
+  private final OtherWork otherWork;
+  /** Applications that sent a map ask with relaxLocality false (written by allocate, read under the lock). */
+  private final Set<ApplicationId> strictAsks = ConcurrentHashMap.newKeySet();
+
+  AskSync(SchedulerContext ctx, Containers containers, OtherWork otherWork) {
+    this.ctx = ctx;
+    this.containers = containers;
+    this.otherWork = otherWork;
+  }
+
+  /** New asks of an attempt, before YARN records them (under the attempt's monitor, not the scheduler's). */
+  void received(DatalocAppAttempt attempt, List<ResourceRequest> asks) {
+    if (forbidsRelaxing(asks)) {
+      strictAsks.add(attempt.getApplicationId());
+    }
+    correctStaleMapAsks(asks, attempt);
+  }
+
+  /** The application ended (idempotent). */
+  void forget(ApplicationId id) {
+    strictAsks.remove(id);
+  }
+
+  /**
+   * Whether a map ask restricts locality: a rack-level or {@code *} ask for some containers with
+   * relaxLocality false (a node-level one restricts nothing: YARN reads the flag of the level
+   * relaxed to).
+   */
+  private boolean forbidsRelaxing(List<ResourceRequest> asks) {
+    int mapPriority = ctx.settings().mapPriority();
+    for (ResourceRequest r : asks) {
+      if (!r.getRelaxLocality() && r.getNumContainers() > 0 && r.getPriority() != null
+          && r.getPriority().getPriority() == mapPriority && !isNodeLevel(r.getResourceName())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Node-level asks name a host; rack-level ones a path (/rack); {@code *} is neither. */
+  private static boolean isNodeLevel(String resourceName) {
+    return !ResourceRequest.isAnyLocation(resourceName) && !resourceName.startsWith("/");
+  }
+
+  /**
+   * The AM computed these absolute asks before seeing the containers we handed out since its last
+   * pull: take those out of its map ANY count, or it would be over-served (and release the extra).
+   */
+  private void correctStaleMapAsks(List<ResourceRequest> asks, DatalocAppAttempt attempt) {
+    int mapPriority = ctx.settings().mapPriority();
+    for (ResourceRequest r : asks) {
+      if (r.getPriority().getPriority() == mapPriority && ResourceRequest.isAnyLocation(r.getResourceName())) {
+        int unpulled = attempt.unpulled(SchedulerRequestKey.create(r));
+        if (unpulled > 0) {
+          r.setNumContainers(Math.max(0, r.getNumContainers() - unpulled));
+        }
+      }
+    }
+  }
+
+  /** Reconciles every application whose asks changed since the last heartbeat. */
+  void reconcileChanged() {
+    for (ApplicationId id : ctx.apps().takeDirty()) {
+      DatalocApp a = ctx.apps().get(id);
+      DatalocAppAttempt attempt = ctx.currentAttempt(id);
+      if (attempt != null) {
+        otherWork.add(id); // its asks changed: it may want something the engine does not serve
+      }
+      if (a == null) {
+        strictAsks.remove(id); // an ask that came in as the application ended
+      } else if (!a.strict && strictAsks.contains(id)) {
+        a.strict = true;
+        ctx.apps().goOnline(a, "its map asks forbid relaxing locality (relaxLocality false): served from them, "
+            + "not planned");
+        ctx.apps().clean(id);
+        ctx.metrics().appsStrictLocality.incr();
+        LOG.info("Dataloc: {} asks for maps with relaxLocality false; it is served from its asks as the stock "
+            + "schedulers would serve it, not planned", id);
+      }
+      if (a != null && !a.servedFromAsks() && attempt != null) {
+        ctx.working(id);
+        ctx.faults().at(FaultInjector.RECONCILE, id);
+        reconcile(a, attempt, containers.mapKey(attempt));
+        ctx.working(null);
+      }
+    }
+  }
+
+  /**
+   * Keeps the engine's pending maps of a job true to the application's live asks: parks the job
+   * while it asks for none, and applies the delta {@link AskReconciler} computes from the asks and
+   * the job's pending tasks (the rule, planned and online, is stated and tested there).
+   */
+  void reconcile(DatalocApp a, DatalocAppAttempt attempt, SchedulerRequestKey key) {
+    DatalocApp.Phase phase = a.phase();
+    if (phase == DatalocApp.Phase.PLANNING && a.jobCreated) {
+      return; // its plan is entering the engine
+    }
+    DatalocConfiguration.Settings settings = ctx.settings();
+    if (a.waiting()) {
+      long waited = (System.nanoTime() - a.since) / 1_000_000;
+      if (waited <= settings.readTimeoutMs() + settings.planBudgetMs()) {
+        return;
+      }
+      ctx.metrics().placementFailures.incr();
+      ctx.apps().goOnline(a, "placement or plan took longer than " + waited + " ms");
+    }
+    DecisionEngine engine = ctx.engine();
+    int wanted = attempt == null ? 0 : containers.mapsWanted(attempt, key);
+    if (a.jobCreated) {
+      // Not asking now: its tasks wait where they are until the application asks again.
+      engine.setParked(a.jobId, wanted <= 0 || attempt == null || attempt.isStopped());
+    }
+    if (key != null) {
+      a.sawMaps = true;
+    }
+    if (!a.sawMaps) {
+      return;
+    }
+    // The count is kept by the engine; the list (a walk over the job's tasks) only when needed.
+    JobState job = a.jobCreated ? engine.job(a.jobId) : null;
+    int pendingCount = job == null ? 0 : job.pending();
+    int bound = settings.bounds().onlineMaxPending();
+    boolean planned = a.phase() == DatalocApp.Phase.PLANNED;
+    AskReconciler.Delta delta = planned
+        ? AskReconciler.planned(key != null, wanted, pendingCount, a.tasks, bound)
+        : AskReconciler.online(key != null, wanted, pendingCount, bound);
+    if (delta.isNone()) {
+      return;
+    }
+    if (delta.dropAll()) {
+      engine.pendingTasks(a.jobId).forEach(engine::dropPending);
+    } else if (delta.dropNewest() > 0) {
+      List<Integer> drop = new ArrayList<>(engine.pendingTasks(a.jobId));
+      Collections.reverse(drop);
+      for (int i = 0; i < delta.dropNewest(); i++) {
+        engine.dropPending(drop.get(i));
+      }
+    } else {
+      List<Integer> pending = job == null ? List.of() : engine.pendingTasks(a.jobId);
+      engine.addTasks(a.jobId, a.user, tasksFromAsks(engine, attempt, key, pending, delta.add()));
+      if (!planned) {
+        a.jobCreated = true;
+        engine.setPriority(a.jobId, ctx.applicationPriority(a.id));
+        return; // an online job's tasks following its asks is no re-plan
+      }
+    }
+    ctx.metrics().replans.incr();
+  }
+
+  /**
+   * Tasks built from the attempt's host-level map asks (hosts the engine knows) and the job's
+   * pending tasks, by {@link AskReconciler#tasksFromAsks}; callers bound {@code count}.
+   */
+  private static List<List<String>> tasksFromAsks(DecisionEngine engine, DatalocAppAttempt attempt,
+      SchedulerRequestKey key, List<Integer> pending, int count) {
+    Map<String, Integer> demand = new HashMap<>();
+    var allocator = attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
+    if (allocator != null) {
+      for (Map.Entry<String, ResourceRequest> e : allocator.getResourceRequests().entrySet()) {
+        int c = e.getValue().getNumContainers();
+        if (c > 0 && engine.state().hostIndex(e.getKey()) >= 0) {
+          demand.put(e.getKey(), c);
+        }
+      }
+    }
+    List<List<String>> pendingHosts = new ArrayList<>(pending.size());
+    for (int t : pending) {
+      int[] replicas = engine.state().replicas(t);
+      List<String> hosts = new ArrayList<>(replicas.length);
+      for (int h : replicas) {
+        hosts.add(engine.state().hostName(h));
+      }
+      pendingHosts.add(hosts);
+    }
+    return AskReconciler.tasksFromAsks(demand, pendingHosts, count);
+  }
+}

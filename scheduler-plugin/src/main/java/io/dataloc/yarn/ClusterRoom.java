@@ -1,0 +1,228 @@
+package io.dataloc.yarn;
+
+import io.dataloc.core.engine.DecisionEngine;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.IntUnaryOperator;
+import java.util.function.Supplier;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ClusterNodeTracker;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
+import org.apache.hadoop.yarn.util.resource.Resources;
+
+/**
+ * The cluster's room as Dataloc serves it: what its containers use, what ApplicationMasters hold
+ * against the AM limit, which nodes sit in a labelled partition (not Dataloc's), the free resource
+ * AMs are told as headroom, and how many containers of a size a node holds. The one owner of
+ * these facts; called under the scheduler's monitor except {@link #free()}.
+ */
+final class ClusterRoom {
+  private final ClusterNodeTracker<FiCaSchedulerNode> nodes;
+  private final ResourceCalculator calculator;
+  private final Supplier<Resource> minimumAllocation;
+  private final Supplier<DatalocConfiguration.Settings> settings;
+  private final Resource used = Resource.newInstance(0, 0);
+  /** ApplicationMaster containers we allocated (or recovered) and still count against the AM limit. */
+  private final Map<ContainerId, Resource> amContainers = new HashMap<>();
+  private final Resource amUsed = Resource.newInstance(0, 0);
+  /** Nodes in a labelled partition: no containers, no maps, and not in the headroom. */
+  private final Set<NodeId> labelledNodes = new HashSet<>();
+  /** The cluster's free resource as of the last change, for AMs' headroom (read without the lock). */
+  private volatile Resource free = Resources.none();
+
+  ClusterRoom(ClusterNodeTracker<FiCaSchedulerNode> nodes, ResourceCalculator calculator,
+      Supplier<Resource> minimumAllocation, Supplier<DatalocConfiguration.Settings> settings) {
+    this.nodes = nodes;
+    this.calculator = calculator;
+    this.minimumAllocation = minimumAllocation;
+    this.settings = settings;
+  }
+
+  ResourceCalculator calculator() {
+    return calculator;
+  }
+
+  /** What guaranteed containers use (live object: read under the lock). */
+  Resource used() {
+    return used;
+  }
+
+  /** The headroom: the served nodes' free resource at the last change (any thread). */
+  Resource free() {
+    return free;
+  }
+
+  long amMemoryUsed() {
+    return amUsed.getMemorySize();
+  }
+
+  /** A container was allocated here (an AM one also counts against the AM limit). */
+  void allocated(ContainerId id, Resource capability, boolean am) {
+    if (am) {
+      amContainers.put(id, capability);
+      Resources.addTo(amUsed, capability);
+    }
+    Resources.addTo(used, capability);
+    refreshFree();
+  }
+
+  /** An AM container ended: it no longer counts against the AM limit (idempotent). */
+  void amEnded(ContainerId id) {
+    Resource am = amContainers.remove(id);
+    if (am != null) {
+      Resources.subtractFrom(amUsed, am);
+    }
+  }
+
+  /** A guaranteed container was counted out (YARN completes no other kind here). */
+  void released(Resource capability) {
+    Resources.subtractFrom(used, capability);
+  }
+
+  /**
+   * A container recovered after a restart: a guaranteed one counts in {@code used}; an opportunistic
+   * one runs in a node's spare room and never does (Dataloc allocates none; only a scheduler before
+   * the restart can have).
+   */
+  void recovered(RMContainer c) {
+    if (c.getExecutionType() != org.apache.hadoop.yarn.api.records.ExecutionType.OPPORTUNISTIC) {
+      Resources.addTo(used, c.getAllocatedResource());
+    }
+  }
+
+  /** A recovered AM container counts against the AM limit, as one allocated here (once). */
+  private void amRecovered(RMContainer c) {
+    if (!amContainers.containsKey(c.getContainerId())) {
+      amContainers.put(c.getContainerId(), c.getAllocatedResource());
+      Resources.addTo(amUsed, c.getAllocatedResource());
+    }
+  }
+
+  /** The AM containers among those a node reports as it registers with a restarted RM. */
+  void amsRecovered(List<org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus> reports,
+      java.util.function.Function<org.apache.hadoop.yarn.api.records.ContainerId, RMContainer> containers) {
+    for (var report : reports == null ? List.<org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus>of()
+        : reports) {
+      RMContainer c = containers.apply(report.getContainerId());
+      if (c != null && c.isAMContainer()
+          && c.getState() != org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState.COMPLETED) {
+        amRecovered(c);
+      }
+    }
+  }
+
+  /** Called wherever the cluster's size or use changes. */
+  void refreshFree() {
+    Resource room = Resources.subtract(nodes.getClusterCapacity(), used);
+    for (NodeId id : labelledNodes) {
+      FiCaSchedulerNode n = nodes.getNode(id);
+      if (n != null) {
+        Resources.subtractFrom(room, n.getUnallocatedResource()); // a labelled partition's room is not ours
+      }
+    }
+    free = Resources.componentwiseMax(Resources.none(), room);
+  }
+
+  /** The resources of the nodes Dataloc serves: the cluster's less the labelled partitions'. */
+  Resource served() {
+    Resource r = Resources.clone(nodes.getClusterCapacity());
+    for (NodeId id : labelledNodes) {
+      FiCaSchedulerNode n = nodes.getNode(id);
+      if (n != null) {
+        Resources.subtractFrom(r, n.getTotalResource());
+      }
+    }
+    return Resources.componentwiseMax(Resources.none(), r);
+  }
+
+  /**
+   * Whether an ApplicationMaster container of this size may start: ApplicationMasters may hold
+   * {@code maximum-am-resource-percent} of the served resources (memory; with the dominant
+   * calculator, the dominant share), and one always may (as in the CapacityScheduler, so a small
+   * cluster is never left with none).
+   */
+  boolean amFits(Resource am) {
+    if (amUsed.getMemorySize() <= 0 && amUsed.getVirtualCores() <= 0) {
+      return true;
+    }
+    Resource served = served();
+    long permille = settings.get().amResourcePermille();
+    Resource limit = Resource.newInstance(served.getMemorySize() * permille / 1000,
+        (int) (served.getVirtualCores() * permille / 1000));
+    return Resources.lessThanOrEqual(calculator, served, Resources.add(amUsed, am), limit);
+  }
+
+  boolean fits(FiCaSchedulerNode node, Resource r) {
+    return Resources.fitsIn(calculator, r, node.getUnallocatedResource());
+  }
+
+  /**
+   * Dataloc serves the default partition only (its queue may use no node label, so the RM refuses
+   * asks that name one): a node an administrator puts in a labelled partition gets no containers
+   * and no maps are planned on it, as the CapacityScheduler keeps an exclusive partition's nodes
+   * from asks without its label.
+   */
+  static boolean labelled(FiCaSchedulerNode node) {
+    String p = node.getPartition();
+    return p != null && !p.isEmpty();
+  }
+
+  /** Keeps the labelled-node index true to the node's partition; whether the node is labelled. */
+  boolean indexPartition(FiCaSchedulerNode node) {
+    if (labelled(node)) {
+      labelledNodes.add(node.getNodeID());
+      return true;
+    }
+    labelledNodes.remove(node.getNodeID());
+    return false;
+  }
+
+  void nodeRemoved(NodeId id) {
+    labelledNodes.remove(id);
+  }
+
+  /** How many maps a node may run at once: none in a labelled partition. */
+  int mapSlotsAtMost(FiCaSchedulerNode node) {
+    return labelled(node) ? 0 : slots(node);
+  }
+
+  /** Containers of the minimum allocation the node holds (memory, or memory and vcores): at least one. */
+  int slots(FiCaSchedulerNode node) {
+    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, minimumContainers(node.getTotalResource())));
+  }
+
+  long minimumContainers(Resource room) {
+    Resource min = minimumAllocation.get();
+    // A minimum allocation of 0 (the key allows it) counts in units of 1 MB and 1 vcore.
+    Resource unit = Resource.newInstance(Math.max(1, min.getMemorySize()), Math.max(1, min.getVirtualCores()));
+    return Math.max(0, calculator.computeAvailableContainers(room, unit));
+  }
+
+  /**
+   * How many of a job's maps each engine host runs at once: as many of its (normalized) map
+   * containers as the node holds; the engine's slots when the map size is unknown. Built without
+   * the scheduler's lock (the node tracker is thread-safe); applied under it (it reads the engine's
+   * host names and slots).
+   */
+  IntUnaryOperator jobSlots(Resource normalizedMap, Supplier<DecisionEngine> engine) {
+    if (normalizedMap == null) {
+      return h -> engine.get().state().slots(h);
+    }
+    Map<String, Resource> totals = new HashMap<>();
+    for (FiCaSchedulerNode n : nodes.getAllNodes()) {
+      totals.put(n.getNodeName(), n.getTotalResource());
+    }
+    return h -> {
+      Resource total = totals.get(engine.get().state().hostName(h));
+      return total == null ? engine.get().state().slots(h)
+          : (int) Math.min(Integer.MAX_VALUE, calculator.computeAvailableContainers(total, normalizedMap));
+    };
+  }
+}

@@ -1,0 +1,132 @@
+package io.dataloc.yarn;
+
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Error containment: any error keeps the RM up. One met while working for an application costs
+ * that application ({@link #contain}); any other switches the scheduler to plain locality
+ * scheduling (every request served from its asks) and leaves the engine alone, as it may be
+ * inconsistent, until {@code error.recovery-ms} pass without another error ({@link #recoverIfQuiet})
+ * or {@code -refreshQueues} rebuilds it ({@link #endDegraded}).
+ */
+final class Containment {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+
+  private final SchedulerContext ctx;
+  /** Replaces the engine with an empty one and sends every application online (under the lock). */
+  private final Runnable rebuildEngine;
+  private volatile boolean degraded;
+  private long lastErrorNanos;
+
+  Containment(SchedulerContext ctx, Runnable rebuildEngine) {
+    this.ctx = ctx;
+    this.rebuildEngine = rebuildEngine;
+  }
+
+  boolean degraded() {
+    return degraded;
+  }
+
+  /** Handles an error met while {@code what}, blamed on {@code blamed} (null: on no application). */
+  void fail(String what, Throwable t, ApplicationId blamed) {
+    rethrowIfFatal(t);
+    ctx.metrics().errors.incr();
+    if (blamed != null) {
+      try {
+        if (contain(blamed, what, t)) {
+          return;
+        }
+      } catch (Throwable t2) {
+        rethrowIfFatal(t2);
+        t.addSuppressed(t2);
+        what = what + " (and then while taking " + blamed + " out of the engine)";
+      }
+    }
+    degrade(what, t);
+  }
+
+  /**
+   * Rethrows what the JVM cannot continue after. An OutOfMemoryError caught here is most likely our
+   * own allocation's (it is gone once thrown) and a StackOverflowError unwound; the RM's dispatcher
+   * would exit on either, so both are handled as any other error.
+   */
+  static void rethrowIfFatal(Throwable t) {
+    if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError) && !(t instanceof OutOfMemoryError)) {
+      throw (VirtualMachineError) t;
+    }
+  }
+
+  /**
+   * The application an error came from pays for it: the first time it leaves the engine (its plan
+   * and queued maps are dropped) and is served from its asks as the FIFO scheduler would; a second
+   * error kills it with a diagnostic its user sees. False if the application is not known here
+   * (the error is then the scheduler's).
+   */
+  private boolean contain(ApplicationId id, String what, Throwable t) {
+    synchronized (ctx.lock()) {
+      DatalocApp a = ctx.apps().get(id);
+      if (a == null) {
+        return false;
+      }
+      if (!a.contained) {
+        a.contained = true;
+        ctx.apps().goOnline(a, "taken out of the engine after a Dataloc error while " + what
+            + "; served from its asks");
+        ctx.apps().clean(id);
+        ctx.metrics().appsContained.incr();
+        LOG.warn("Dataloc error while {}: {} leaves the engine and is served from its asks; other applications "
+            + "are not affected", what, id, t);
+      } else if (!a.killed) {
+        a.killed = true;
+        ctx.metrics().appsKilled.incr();
+        String msg = "Killed by the Dataloc scheduler after a second error while " + what + ": " + t;
+        LOG.error("Dataloc: {}: {}", id, msg, t);
+        ctx.rmContext().getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.KILL, msg));
+      } else {
+        LOG.warn("Dataloc error while {} for {} (being killed): {}", what, id, t.toString());
+      }
+      return true;
+    }
+  }
+
+  private void degrade(String what, Throwable t) {
+    synchronized (ctx.lock()) {
+      lastErrorNanos = System.nanoTime();
+      if (!degraded) {
+        degraded = true;
+        ctx.metrics().degraded.set(1);
+        LOG.warn("Dataloc error while {}; degrading to plain locality-aware scheduling", what, t);
+      } else {
+        LOG.warn("Dataloc error while {} (already degraded): {}", what, t.toString());
+      }
+    }
+  }
+
+  /** After {@code error.recovery-ms} without an error, a degraded spell ends with a new engine. */
+  void recoverIfQuiet() {
+    long quiet = ctx.settings().recoveryMs();
+    if (!degraded || quiet <= 0 || System.nanoTime() - lastErrorNanos < TimeUnit.MILLISECONDS.toNanos(quiet)) {
+      return;
+    }
+    rebuildEngine.run();
+    degraded = false;
+    ctx.metrics().degraded.set(0);
+    ctx.metrics().recoveries.incr();
+    LOG.warn("Dataloc: no error for {} ms: the engine is rebuilt; running jobs are served from their asks, new jobs "
+        + "are planned", quiet);
+  }
+
+  /** A refresh rebuilt the engine: a degraded spell ends (the operator's way back after an error). */
+  void endDegraded() {
+    if (degraded) {
+      degraded = false;
+      ctx.metrics().degraded.set(0);
+      LOG.warn("Dataloc: back to locality planning after -refreshQueues (the engine was rebuilt)");
+    }
+  }
+}

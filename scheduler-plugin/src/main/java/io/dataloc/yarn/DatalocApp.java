@@ -1,0 +1,174 @@
+package io.dataloc.yarn;
+
+import io.dataloc.core.am.AmReplay;
+import io.dataloc.core.model.Evaluation;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
+
+/**
+ * What the adapter knows of one application (guarded by the scheduler's monitor).
+ *
+ * <p>Its life is a small state machine; every transition is guarded, so a step taken out of order
+ * is an error that costs this application, never a silent mix of states:
+ *
+ * <pre>
+ *   ONLINE --startReading--> READING --startPlanning--> PLANNING --planned--> PLANNED
+ *      ^                        |                          |                    |
+ *      +------------------------+---------- online --------+--------------------+
+ * </pre>
+ *
+ * A job starts ONLINE (served from its asks) and is read and planned once, at submission; any
+ * state may fall back to ONLINE (a failed read or plan, an error, a new AM attempt, a rebuilt
+ * engine), and ONLINE is final for that job: it is never planned again.
+ */
+final class DatalocApp {
+  enum Phase { READING, PLANNING, PLANNED, ONLINE }
+
+  /** A map container served from a job's asks before its plan came. */
+  record EarlyMap(ContainerId container, String host, String rack) {}
+
+  final ApplicationId id;
+  final long jobId;
+  final String user;
+  private Phase phase = Phase.ONLINE;
+  private boolean everPlanned;
+  /** When the current phase began (System.nanoTime). */
+  long since = System.nanoTime();
+  /** The replay of its MapReduce AM's container-to-task rule, while planned (else null). */
+  AmReplay am;
+  /** The engine holds a job for it (made by the first plan chunk, or by its first online tasks). */
+  boolean jobCreated;
+  boolean sawMaps;
+  /** Out of the engine after an error in its work: served from its asks (see Containment). */
+  boolean contained;
+  /** Killed after a second error: nothing more is allocated to it. */
+  boolean killed;
+  /** Its map asks forbid relaxing locality: served from them, never planned (for good). */
+  boolean strict;
+  String source = "asks";
+  String planner = "none";
+  String note = "";
+  String lastReason = "";
+  Evaluation plan;
+  double planMillis;
+  /** The plan's shape: waves on its busiest host, and most tasks at once on one host. */
+  int planWaves;
+  int planConcurrency;
+  /** How many of this job's maps each host runs at once, as planned (by node name). */
+  final Map<String, Integer> planSlots = new HashMap<>();
+  int tasks;
+  int nodeLocal;
+  int rackLocal;
+  int offSwitch;
+  /** Consecutive declined containers per node (AM would have run a non-local task there). */
+  final Map<String, Integer> declines = new HashMap<>();
+  /** Map containers allocated on each host over the job's life. */
+  final Map<String, Integer> mapsOn = new HashMap<>();
+  /** Map containers served from its asks while it waited for its plan, in order (bounded). */
+  final List<EarlyMap> early = new ArrayList<>();
+  /** More were served than {@code early} holds: they cannot be tied to tasks. */
+  boolean earlyOverflow;
+
+  DatalocApp(ApplicationId id, long jobId, String user) {
+    this.id = id;
+    this.jobId = jobId;
+    this.user = user;
+  }
+
+  Phase phase() {
+    return phase;
+  }
+
+  /** Its placement read begins (at submission, once). */
+  void startReading() {
+    require(phase == Phase.ONLINE && !everPlanned && !jobCreated, "startReading");
+    everPlanned = true;
+    enter(Phase.READING);
+  }
+
+  /** Its placement was read: the plan begins. */
+  void startPlanning(String placementSource) {
+    require(phase == Phase.READING, "startPlanning");
+    source = placementSource;
+    enter(Phase.PLANNING);
+  }
+
+  /** Its whole plan is in the engine. */
+  void planned() {
+    require(phase == Phase.PLANNING && jobCreated, "planned");
+    enter(Phase.PLANNED);
+  }
+
+  /** Served from its asks from now on (its plan, replay and early maps are forgotten). */
+  void online(String why) {
+    enter(Phase.ONLINE);
+    am = null;
+    early.clear();
+    earlyOverflow = false;
+    source = "asks";
+    note = why;
+  }
+
+  private void enter(Phase next) {
+    phase = next;
+    since = System.nanoTime();
+  }
+
+  private void require(boolean ok, String step) {
+    if (!ok) {
+      throw new IllegalStateException(id + ": " + step + " in phase " + phase
+          + (jobCreated ? " with its engine job created" : ""));
+    }
+  }
+
+  /** Out of the engine: its maps are served from its asks as everything else of it is. */
+  boolean servedFromAsks() {
+    return contained || strict;
+  }
+
+  /** Its placement is being read or planned: its maps are served from its asks meanwhile. */
+  boolean waiting() {
+    return phase == Phase.READING || phase == Phase.PLANNING;
+  }
+
+  void early(ContainerId container, String host, String rack, int bound) {
+    if (early.size() < bound) {
+      early.add(new EarlyMap(container, host, rack));
+    } else {
+      earlyOverflow = true;
+    }
+  }
+
+  void count(NodeType type, String host) {
+    switch (type) {
+      case NODE_LOCAL -> nodeLocal++;
+      case RACK_LOCAL -> rackLocal++;
+      default -> offSwitch++;
+    }
+    mapsOn.merge(host, 1, Integer::sum);
+  }
+
+  /** Records the plan's waves and per-host concurrency (the plan-shape decline of {@link EngineMaps}). */
+  void recordShape(io.dataloc.core.model.Problem p, io.dataloc.core.model.Assignment plan) {
+    int[] perHost = new int[p.cluster().hostCount()];
+    for (int t = 0; t < p.tasks(); t++) {
+      perHost[p.hostOf(plan.server(t))]++;
+    }
+    for (int h = 0; h < perHost.length; h++) {
+      int slots = Math.max(1, p.cluster().slots(h));
+      planSlots.put(p.cluster().hostName(h), slots);
+      planWaves = Math.max(planWaves, (perHost[h] + slots - 1) / slots);
+      planConcurrency = Math.max(planConcurrency, Math.min(perHost[h], slots));
+    }
+  }
+
+  /** How the scheduler page names its state. */
+  String phaseName() {
+    return killed ? "killed" : contained ? "contained" : strict ? "strict locality" : phase.name().toLowerCase();
+  }
+}

@@ -1,0 +1,167 @@
+package io.dataloc.yarn;
+
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerAppUtils;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The walk over requests the engine does not serve — AM containers (within the AM limit), reduces,
+ * retried maps, other priorities, and the maps of applications out of the engine or still waiting
+ * for their plan — as the FIFO scheduler serves them: higher application priority first, then in
+ * submission order; per application, priorities in order; node-local, then rack-local, then
+ * off-switch, never beyond what the asks allow.
+ *
+ * <p>Only applications that may have such requests are walked, so a heartbeat's cost does not grow
+ * with applications that wait for nothing (AMs with every container they asked for, jobs whose
+ * only asks are the engine's maps). One found to have none leaves the walk; a change of its asks,
+ * its leaving the engine, and a sweep every second put it back. Under the scheduler's monitor; an
+ * application is taken out before its priority changes and put back after.
+ */
+final class OtherWork {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+
+  /** What {@link #serve} did for one application on one node. */
+  private enum Served { CONTAINER, NOT_HERE, NO_WORK }
+
+  private final SchedulerContext ctx;
+  private final ClusterRoom room;
+  private final Containers containers;
+  private final Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications;
+  private final TreeSet<ApplicationId> walk;
+  private long lastSweep = System.nanoTime() - TimeUnit.SECONDS.toNanos(1);
+
+  OtherWork(SchedulerContext ctx, ClusterRoom room, Containers containers,
+      Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications) {
+    this.ctx = ctx;
+    this.room = room;
+    this.containers = containers;
+    this.applications = applications;
+    this.walk = new TreeSet<>(Comparator.comparingInt((ApplicationId id) -> -ctx.applicationPriority(id))
+        .thenComparing(Comparator.naturalOrder()));
+  }
+
+  /** The application may have requests the engine does not serve. */
+  void add(ApplicationId id) {
+    walk.add(id);
+  }
+
+  /** Takes the application out of the walk; whether it was in (put it back after a priority change). */
+  boolean remove(ApplicationId id) {
+    return walk.remove(id);
+  }
+
+  /** Puts every application back in the walk once a second: no missed change starves one. */
+  void sweep() {
+    long now = System.nanoTime();
+    if (now - lastSweep < TimeUnit.SECONDS.toNanos(1)) {
+      return;
+    }
+    lastSweep = now;
+    walk.addAll(applications.get().keySet());
+  }
+
+  /**
+   * Serves one container on the node; false if no application walked has work it can run there.
+   * With {@code exceptMaps} false (while degraded) every request counts, maps included, and every
+   * application is walked. With {@code first}, only AM containers and the requests of
+   * applications that ask for no maps now.
+   */
+  boolean assign(FiCaSchedulerNode node, boolean exceptMaps, boolean first) {
+    if (!exceptMaps) {
+      for (SchedulerApplication<DatalocAppAttempt> app : applications.get().values()) {
+        if (serve(app.getCurrentAppAttempt(), node, false, first) == Served.CONTAINER) {
+          return true;
+        }
+      }
+      return false;
+    }
+    for (Iterator<ApplicationId> it = walk.iterator(); it.hasNext();) {
+      Served s = serve(ctx.currentAttempt(it.next()), node, true, first);
+      if (s == Served.CONTAINER) {
+        return true;
+      }
+      if (s == Served.NO_WORK) {
+        it.remove();
+      }
+    }
+    return false;
+  }
+
+  private Served serve(DatalocAppAttempt attempt, FiCaSchedulerNode node, boolean exceptMaps, boolean first) {
+    if (attempt == null || attempt.isStopped()) {
+      return Served.NO_WORK;
+    }
+    DatalocApp a = ctx.apps().get(attempt.getApplicationId());
+    if (a != null && a.killed) {
+      return Served.NO_WORK;
+    }
+    if (SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
+      return Served.NOT_HERE;
+    }
+    // The maps of an application out of the engine (after an error, or with strict locality) are
+    // served here, from its asks, like everything else of it.
+    // So are the maps of a job whose placement is being read and planned: they start at once, and
+    // the plan takes over from what they ran (PlacementPipeline's replay of early maps).
+    boolean inEngine = a != null && !a.servedFromAsks() && !a.waiting();
+    boolean am = Containers.isAmRequest(attempt);
+    // A job the engine plans (or will once its plan comes) waits in the first pass while it asks
+    // for maps: its maps, early ones included, come after every AM, and its reduces after its maps.
+    if (!am && first && exceptMaps && (inEngine || a != null && a.waiting())
+        && containers.mapsWanted(attempt, containers.mapKey(attempt)) > 0) {
+      return Served.NOT_HERE;
+    }
+    boolean work = false;
+    for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+      boolean map = containers.isMapKey(key);
+      if (exceptMaps && map && inEngine && !am) {
+        continue;
+      }
+      if (attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0) {
+        continue;
+      }
+      work = true;
+      if (am && !room.amFits(attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource())) {
+        ctx.metrics().amLimited.incr();
+        break;
+      }
+      NodeType type = attempt.levelFor(key, node);
+      if (type == null) {
+        continue;
+      }
+      boolean early = a != null && a.waiting() && map && !am;
+      if (early && type != NodeType.NODE_LOCAL) {
+        continue; // before its plan, a job's maps start only where their data is; the plan places the rest
+      }
+      ctx.working(attempt.getApplicationId());
+      ctx.faults().at(FaultInjector.ASSIGN_OTHER, attempt.getApplicationId());
+      RMContainer c = containers.allocate(attempt, key, node, type);
+      if (c != null) {
+        if (map) {
+          containers.countMap(type, a, node.getNodeName());
+          if (early) {
+            a.early(c.getContainerId(), node.getNodeName(), node.getRackName(),
+                ctx.settings().bounds().onlineMaxPending());
+            ctx.metrics().mapsBeforePlan.incr();
+          }
+        } else {
+          ctx.metrics().otherContainers.incr();
+        }
+        return Served.CONTAINER;
+      }
+    }
+    return work ? Served.NOT_HERE : Served.NO_WORK;
+  }
+}

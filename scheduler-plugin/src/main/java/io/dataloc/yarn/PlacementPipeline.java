@@ -1,0 +1,392 @@
+package io.dataloc.yarn;
+
+import io.dataloc.core.am.AmReplay;
+import io.dataloc.core.engine.BudgetedPlanner;
+import io.dataloc.core.engine.DecisionEngine;
+import io.dataloc.core.engine.PlanApplication;
+import io.dataloc.core.engine.PlanHosts;
+import io.dataloc.core.engine.PlanInput;
+import io.dataloc.core.model.Assignment;
+import io.dataloc.core.model.Problem;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntUnaryOperator;
+import java.util.function.UnaryOperator;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.net.NetworkTopology;
+import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The placement pipeline: reads a job's block placement and plans it, all off the dispatcher
+ * thread — the read on one of {@code placement.threads} threads, interrupted at {@code
+ * placement.read-timeout-ms}; then the plan, one job at a time (so each sees the last one's tasks
+ * queued), within {@code plan.budget-ms} (the fallback assigner past it); then the plan enters the
+ * engine {@value #APPLY_CHUNK} tasks per hold of the scheduler's monitor. A job that finds the
+ * read or plan queue full ({@code placement.max-waiting}), whose read fails or times out, or whose
+ * plan fails, is served from its asks; nothing else is affected.
+ */
+final class PlacementPipeline {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+  /** Tasks of a plan entered into the engine per hold of the lock. */
+  static final int APPLY_CHUNK = 1_000;
+
+  private final SchedulerContext ctx;
+  private final ClusterRoom room;
+  /** Normalizes a map container's size as the scheduler normalizes asks. */
+  private final UnaryOperator<Resource> normalize;
+  /** The ResourceManager's own configuration: file system clients are made from it, never from a refresh's. */
+  private final Configuration rmConf;
+  private final ThreadPoolExecutor readers;
+  private final ThreadPoolExecutor plans;
+  /** Runs the assigner and the levelling, so a plan can be abandoned at its budget. */
+  private final ExecutorService planner;
+  private final BudgetedPlanner budgeted;
+  /** Interrupts a placement read at its timeout. */
+  private final ScheduledExecutorService watchdog;
+  private volatile PlacementReader reader;
+
+  PlacementPipeline(SchedulerContext ctx, ClusterRoom room, UnaryOperator<Resource> normalize, Configuration rmConf) {
+    this.ctx = ctx;
+    this.room = room;
+    this.normalize = normalize;
+    this.rmConf = rmConf;
+    DatalocConfiguration.Settings s = ctx.settings();
+    DatalocConfiguration.Bounds b = s.bounds();
+    readers = new ThreadPoolExecutor(b.placementThreads(), b.placementThreads(), 60, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(b.maxWaiting()), daemon("dataloc-placement"));
+    readers.allowCoreThreadTimeOut(true);
+    plans = new ThreadPoolExecutor(1, 1, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(b.maxWaiting()),
+        daemon("dataloc-plans"));
+    planner = Executors.newFixedThreadPool(1, daemon("dataloc-planner"));
+    budgeted = new BudgetedPlanner(planner);
+    watchdog = Executors.newSingleThreadScheduledExecutor(daemon("dataloc-read-watchdog"));
+    reconfigure(s);
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** New settings: reads started from now on use them (AdminService hands a refresh only yarn-site.xml). */
+  void reconfigure(DatalocConfiguration.Settings s) {
+    reader = new PlacementReader(rmConf, s.sources(), s.hintEnv(), s.bounds(), s.readTimeoutMs());
+  }
+
+  void stop() {
+    readers.shutdownNow();
+    plans.shutdownNow();
+    planner.shutdownNow();
+    watchdog.shutdownNow();
+  }
+
+  /** Starts reading a new job's placement (under the monitor, at submission). */
+  void start(DatalocApp a) {
+    RMApp rmApp = ctx.rmContext().getRMApps().get(a.id);
+    if (ctx.degraded()) {
+      ctx.apps().goOnline(a, "submitted while Dataloc was degraded after an error");
+      return;
+    }
+    if (rmApp == null || rmApp.getApplicationSubmissionContext() == null) {
+      ctx.apps().goOnline(a, "no submission context");
+      return;
+    }
+    a.startReading();
+    // A copy, made before the AM launcher exists: it reads the same protobuf-backed record later.
+    var submitted = rmApp.getApplicationSubmissionContext();
+    ApplicationSubmissionContext copy =
+        submitted instanceof org.apache.hadoop.yarn.api.records.impl.pb.ApplicationSubmissionContextPBImpl pb
+            ? new org.apache.hadoop.yarn.api.records.impl.pb.ApplicationSubmissionContextPBImpl(pb.getProto())
+            : submitted;
+    String type = rmApp.getApplicationType();
+    PlacementReader r = reader;
+    DatalocConfiguration.Settings s = ctx.settings();
+    try {
+      Future<?> read = readers.submit(() -> read(a, r, copy, type, s));
+      // The timeout counts from submission: a read still queued behind others when it strikes never
+      // runs, so the job is served from its asks here (a running read is interrupted and does so).
+      watchdog.schedule(() -> {
+        if (read.cancel(true)) {
+          readFailed(a, timeoutNote(s));
+        }
+      }, s.readTimeoutMs(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      ctx.metrics().placementFailures.incr();
+      ctx.apps().goOnline(a, "placement queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName()
+          + " = " + s.bounds().maxWaiting() + " jobs waiting)");
+    }
+  }
+
+  private static String timeoutNote(DatalocConfiguration.Settings s) {
+    return "placement read took longer than " + DatalocConfiguration.READ_TIMEOUT.fullName() + " = "
+        + s.readTimeoutMs() + " ms";
+  }
+
+  /** Runs {@code body} under the scheduler's monitor if the job is still in {@code phase}; whether it ran. */
+  private boolean ifStill(DatalocApp a, DatalocApp.Phase phase, String site, Runnable body) {
+    synchronized (ctx.lock()) {
+      ctx.holds().enter();
+      try {
+        if (a.phase() != phase || !ctx.apps().contains(a.id)) {
+          return false;
+        }
+        body.run();
+        return true;
+      } finally {
+        ctx.holds().exit(site);
+      }
+    }
+  }
+
+  /**
+   * A job whose placement cannot be read is served from its asks, counted once: by the watchdog
+   * or by the read itself, whichever comes first.
+   */
+  private void readFailed(DatalocApp a, String why) {
+    ifStill(a, DatalocApp.Phase.READING, "read: failed", () -> {
+      ctx.metrics().placementFailures.incr();
+      LOG.warn("Dataloc: cannot read the block placement of {} ({}); serving it online from its asks", a.id, why);
+      ctx.apps().goOnline(a, why);
+    });
+  }
+
+  private void read(DatalocApp a, PlacementReader r, ApplicationSubmissionContext submission, String type,
+      DatalocConfiguration.Settings s) {
+    PlacementReader.Placement placement;
+    try {
+      ctx.faults().at(FaultInjector.READ, a.id);
+      placement = r.read(submission, type, a.user);
+      if (Thread.interrupted()) {
+        throw new java.io.InterruptedIOException("interrupted");
+      }
+    } catch (Throwable t) {
+      Containment.rethrowIfFatal(t);
+      boolean interrupted = t instanceof InterruptedException || t instanceof java.io.InterruptedIOException
+          || t instanceof java.nio.channels.ClosedByInterruptException;
+      readFailed(a, interrupted ? timeoutNote(s) : "placement read failed: " + t.getMessage());
+      return;
+    }
+    try {
+      plans.execute(() -> plan(a, placement, s));
+    } catch (RejectedExecutionException e) {
+      ctx.metrics().placementFailures.incr();
+      ifStill(a, DatalocApp.Phase.READING, "read: plan queue full", () -> ctx.apps().goOnline(a,
+          "plan queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName() + ")"));
+    }
+  }
+
+  /** Plans one job (on the plans thread); any error costs that job its plan, nothing else. */
+  private void plan(DatalocApp a, PlacementReader.Placement placement, DatalocConfiguration.Settings s) {
+    try {
+      planOrThrow(a, placement, s);
+    } catch (Throwable t) {
+      Containment.rethrowIfFatal(t);
+      ctx.metrics().plansFailed.incr();
+      LOG.warn("Dataloc: planning {} failed; serving it from its asks", a.id, t);
+      synchronized (ctx.lock()) {
+        ctx.holds().enter();
+        try {
+          if (ctx.apps().contains(a.id)) {
+            ctx.apps().goOnline(a, "planning failed: " + t);
+          }
+        } finally {
+          ctx.holds().exit("plan: failed");
+        }
+      }
+    }
+  }
+
+  /** The hosts' snapshot a plan is made on, taken under the monitor. */
+  private record Snapshot(PlanHosts hosts, int taskCount, int liveTasks, int capacity) {}
+
+  private void planOrThrow(DatalocApp a, PlacementReader.Placement placement, DatalocConfiguration.Settings s)
+      throws InterruptedException {
+    // The nodes' sizes come from the node tracker (thread-safe), before the lock is taken.
+    Resource map = placement == null ? null : placement.map();
+    IntUnaryOperator slotsForJob = room.jobSlots(map == null ? null : normalize.apply(map), ctx::engine);
+    Snapshot snap = snapshot(a, placement, slotsForJob);
+    if (snap == null) {
+      return;
+    }
+    // The problem is built from the hosts' snapshot, outside the lock (linear in the job).
+    PlanInput input = snap.hosts().input(placement.hostsPerTask());
+    BudgetedPlanner.Result planned =
+        budgeted.plan(input.problem(), s.assigner(), s.fallbackAssigner(), s.seed(), s.planBudgetMs());
+    if (planned.overBudget()) {
+      ctx.metrics().plansOverBudget.incr();
+      LOG.warn("Dataloc: planning {} with {} exceeded {} ms; {}", a.id, s.assigner(), s.planBudgetMs(),
+          planned.plan() == null ? planned.failure() : "using " + planned.planner());
+    } else if (planned.plan() == null) {
+      LOG.warn("Dataloc: planning {} failed: {}", a.id, planned.failure());
+    }
+    Assignment plan = planned.plan();
+    AmReplay am = null;
+    if (plan != null && placement.amOrder()) {
+      // Racks from the hosts' snapshot (node names; with yarn.scheduler.include-port-in-node-name
+      // the split's host names match no node anyway).
+      Map<String, String> racks = snap.hosts().rackByHost(NetworkTopology.DEFAULT_RACK);
+      am = new AmReplay(placement.hostsPerTask(), h -> racks.getOrDefault(h, NetworkTopology.DEFAULT_RACK));
+    }
+    PlanApplication prepared = plan == null ? null : PlanApplication.prepare(a.jobId, a.user, input, plan);
+    if (prepared != null) {
+      prepared.reserve(snap.taskCount(), snap.liveTasks(), snap.capacity()); // arrays grow here, not under the lock
+    }
+    // The plan enters the engine a chunk at a time, the lock released in between, so a job of any
+    // size holds the lock for at most one chunk; its maps are served once all are in.
+    Applied applied = new Applied(a, placement, input.problem(), planned, am, prepared);
+    while (applied.more() && ifStill(a, DatalocApp.Phase.PLANNING, "plan: apply", applied::chunk)) {
+      // one chunk per hold of the monitor
+    }
+  }
+
+  /** Checks the job still waits for a plan and snapshots the hosts; null if it is served from its asks. */
+  private Snapshot snapshot(DatalocApp a, PlacementReader.Placement placement, IntUnaryOperator slotsForJob) {
+    synchronized (ctx.lock()) {
+      ctx.holds().enter();
+      try {
+        if (a.phase() != DatalocApp.Phase.READING || !ctx.apps().contains(a.id)) {
+          return null;
+        }
+        if (placement == null || placement.hostsPerTask().isEmpty()) {
+          ctx.apps().goOnline(a, "no placement source for this application");
+          return null;
+        }
+        if (placement.hostsPerTask().size() > ctx.settings().planMaxTasks()) {
+          ctx.apps().goOnline(a, "job has " + placement.hostsPerTask().size() + " maps, above plan.max-tasks");
+          return null;
+        }
+        DecisionEngine engine = ctx.engine();
+        PlanHosts hosts = engine.planHosts(slotsForJob);
+        if (hosts == null) {
+          ctx.apps().goOnline(a, "no live node to plan on");
+          return null;
+        }
+        a.startPlanning(placement.source());
+        return new Snapshot(hosts, engine.state().taskCount(), engine.state().liveTasks(), engine.state().capacity());
+      } finally {
+        ctx.holds().exit("plan: problem");
+      }
+    }
+  }
+
+  /** A plan entering the engine, one chunk per call under the monitor. */
+  private final class Applied {
+    private final DatalocApp a;
+    private final PlacementReader.Placement placement;
+    private final Problem problem;
+    private final BudgetedPlanner.Result planned;
+    private final AmReplay am;
+    private final PlanApplication prepared;
+    private boolean done;
+
+    Applied(DatalocApp a, PlacementReader.Placement placement, Problem problem, BudgetedPlanner.Result planned,
+        AmReplay am, PlanApplication prepared) {
+      this.a = a;
+      this.placement = placement;
+      this.problem = problem;
+      this.planned = planned;
+      this.am = am;
+      this.prepared = prepared;
+    }
+
+    boolean more() {
+      return !done;
+    }
+
+    void chunk() {
+      DecisionEngine engine = ctx.engine();
+      if (prepared == null) {
+        done = true;
+        ctx.metrics().plansFailed.incr();
+        ctx.apps().goOnline(a, "planning failed or exceeded its budget");
+        return;
+      }
+      a.jobCreated = true;
+      boolean allIn = engine.applySome(prepared, APPLY_CHUNK);
+      engine.setPriority(a.jobId, ctx.applicationPriority(a.id)); // the first chunk creates the job
+      if (!allIn) {
+        engine.setParked(a.jobId, true); // until it is all in and its asks are looked at
+        return;
+      }
+      done = true;
+      DecisionEngine.Admission adm = prepared.admission();
+      a.plan = adm.plan();
+      a.recordShape(problem, planned.plan());
+      a.planner = planned.planner();
+      a.planMillis = planned.millis();
+      a.tasks = placement.hostsPerTask().size();
+      a.am = am;
+      a.planned();
+      replayEarly(a);
+      ctx.apps().markDirty(a.id); // its asks decide whether it runs now
+      ctx.metrics().plansMade.incr();
+      ctx.metrics().lastPlanMillis.set(Math.round(planned.millis()));
+      ctx.metrics().lastPlanMakespan.set(adm.plan().makespan());
+      ctx.metrics().lastPlanLowerBound.set(adm.plan().lowerBound());
+      LOG.info("Dataloc planned {} ({} maps from {}) with {} in {} ms: makespan {} (lower bound {}), {} local",
+          a.id, a.tasks, a.source, planned.planner(), String.format("%.1f", planned.millis()),
+          adm.plan().makespan() / 1000.0, adm.plan().lowerBound() / 1000.0, adm.plan().local());
+    }
+  }
+
+  /**
+   * The plan has just entered the engine (under the lock): the maps served from the job's asks
+   * while it was read and planned are tied to their tasks by replaying them, in the order they
+   * were handed out, through the AM's rule. Each such task leaves its queue and runs where its
+   * container is (or is done, if its container has ended); a task whose host the engine does not
+   * know is dropped from the plan. Without the AM's order (another application type) or past the
+   * bound, nothing is tied: the engine then holds tasks the AM has already run, and drops them
+   * once the AM stops asking for maps.
+   */
+  private void replayEarly(DatalocApp a) {
+    if (a.early.isEmpty() && !a.earlyOverflow) {
+      return;
+    }
+    DecisionEngine engine = ctx.engine();
+    int served = a.early.size();
+    int tied = 0;
+    if (a.am != null && !a.earlyOverflow) {
+      DatalocAppAttempt attempt = ctx.currentAttempt(a.id);
+      for (DatalocApp.EarlyMap e : a.early) {
+        int index = a.am.take(e.host(), e.rack());
+        if (index < 0) {
+          continue;
+        }
+        int task = engine.task(a.jobId, index);
+        if (!engine.startedOutside(task, engine.state().hostIndex(e.host()))) {
+          engine.dropPending(task);
+          continue;
+        }
+        RMContainer c = attempt == null ? null : attempt.getRMContainer(e.container());
+        if (c != null && c.getState() != RMContainerState.COMPLETED) {
+          ctx.apps().tie(e.container(), task);
+        } else {
+          engine.taskFinished(task);
+        }
+        tied++;
+      }
+    }
+    ctx.metrics().mapsTiedToPlan.incr(tied);
+    LOG.info("Dataloc: {} map containers of {} were served from its asks before its plan; {} tied to their tasks",
+        a.earlyOverflow ? "more than " + served : served, a.id, tied);
+    a.early.clear();
+    a.earlyOverflow = false;
+  }
+}

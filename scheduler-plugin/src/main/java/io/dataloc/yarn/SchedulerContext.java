@@ -1,0 +1,46 @@
+package io.dataloc.yarn;
+
+import io.dataloc.core.engine.DecisionEngine;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+
+/**
+ * What the scheduler's parts share, implemented by {@link LocalityScheduler}. The engine and the
+ * settings are read afresh on every call (a refresh or a recovery replaces them); everything is
+ * called under the scheduler's monitor unless a method says otherwise.
+ */
+interface SchedulerContext {
+  /** The scheduler's monitor: the lock every part takes before touching scheduling state. */
+  Object lock();
+
+  /** Measures every hold of {@link #lock()}: enter after taking it, exit before leaving it. */
+  LockHolds holds();
+
+  DecisionEngine engine();
+
+  /** The running settings (any thread). */
+  DatalocConfiguration.Settings settings();
+
+  DatalocMetrics metrics();
+
+  FaultInjector faults();
+
+  RMContext rmContext();
+
+  AppRegistry apps();
+
+  /** The application's current attempt, or null. */
+  DatalocAppAttempt currentAttempt(ApplicationId id);
+
+  /** The application's priority as YARN holds it (0 when unknown). */
+  int applicationPriority(ApplicationId id);
+
+  /** Names the application the scheduler works for now, blamed for an error (null: none). */
+  void working(ApplicationId id);
+
+  /** The application named by {@link #working}, cleared. */
+  ApplicationId takeWorking();
+
+  /** Whether Dataloc serves everything from the asks after an error no application was blamed for. */
+  boolean degraded();
+}

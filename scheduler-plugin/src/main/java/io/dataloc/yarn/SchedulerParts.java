@@ -1,0 +1,86 @@
+package io.dataloc.yarn;
+
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Priority;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ClusterNodeTracker;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
+
+/**
+ * The scheduler's parts, wired once at start: who depends on whom is read here and nowhere else.
+ * Each part is described by its own class; all share one {@link DatalocState}.
+ */
+final class SchedulerParts {
+  /** What the parts need of YARN's scheduler base class. */
+  record Yarn(ClusterNodeTracker<FiCaSchedulerNode> nodes,
+      Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>> applications, QueueMetrics metrics,
+      ResourceCalculator calculator, Supplier<Resource> minimumAllocation, UnaryOperator<Resource> normalize,
+      NodeEvents.Completer completer, Supplier<Priority> clusterMaxPriority) {}
+
+  final DatalocState state;
+  final ClusterRoom room;
+  final DatalocQueue queue;
+  final Containment containment;
+  final PlacementPipeline placement;
+  final Containers containers;
+  final OtherWork otherWork;
+  final NodeEvents nodes;
+  final AppLifecycle lifecycle;
+  final Heartbeat heartbeat;
+  final Priorities priorities;
+  final AmHeartbeat amHeartbeat;
+  final SchedulerReports reports;
+  private final Yarn yarn;
+
+  SchedulerParts(Object lock, DatalocConfiguration.Settings settings, Configuration conf, Yarn yarn,
+      org.apache.hadoop.yarn.server.resourcemanager.RMContext rmContext) {
+    this.yarn = yarn;
+    Configuration rmConf = new Configuration(conf);
+    ActiveUsersManager users = new ActiveUsersManager(yarn.metrics());
+    state = new DatalocState(lock, settings, DatalocMetrics.register(), rmContext, yarn.applications());
+    room = new ClusterRoom(yarn.nodes(), yarn.calculator(), yarn.minimumAllocation(), state::settings);
+    queue = new DatalocQueue(yarn.metrics(), users, yarn.nodes()::getClusterCapacity, room::used, room::recovered);
+    queue.setAcls(settings.aclSubmit(), settings.aclAdminister());
+    containment = new Containment(state, () -> rebuildEngine(state.settings()));
+    placement = new PlacementPipeline(state, room, yarn.normalize(), rmConf);
+    containers = new Containers(state, room);
+    otherWork = new OtherWork(state, room, containers, yarn::applications);
+    state.wire(containment, otherWork);
+    AskSync asks = new AskSync(state, containers, otherWork);
+    nodes = new NodeEvents(state, room, yarn.nodes(), yarn.completer(), conf.getBoolean(
+        org.apache.hadoop.yarn.conf.YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME,
+        org.apache.hadoop.yarn.conf.YarnConfiguration.DEFAULT_RM_SCHEDULER_USE_PORT_FOR_NODE_NAME));
+    lifecycle = new AppLifecycle(state, yarn.applications(), queue, users, yarn.metrics(), rmConf, placement,
+        otherWork, asks, yarn.completer());
+    heartbeat = new Heartbeat(state, containment, room, nodes, asks, otherWork,
+        new EngineMaps(state, room, containers, asks), yarn.minimumAllocation(), yarn.metrics());
+    priorities = new Priorities(state, otherWork, yarn::applications, yarn.clusterMaxPriority());
+    priorities.configure(conf, settings);
+    reports = new SchedulerReports(state, room);
+    amHeartbeat = new AmHeartbeat(state.apps(), asks, room);
+  }
+
+  /**
+   * A new, empty engine with every node as a host (a refresh that changes the engine's settings, or
+   * the end of a degraded spell); every application goes online, served from its asks. Under the lock.
+   */
+  void rebuildEngine(DatalocConfiguration.Settings next) {
+    io.dataloc.core.engine.DecisionEngine engine = new io.dataloc.core.engine.DecisionEngine(next.engineConfig());
+    for (FiCaSchedulerNode n : yarn.nodes().getAllNodes()) {
+      engine.addHost(n.getNodeName(), n.getRackName(), room.mapSlotsAtMost(n));
+    }
+    state.engine(engine);
+    state.apps().forgetTies();
+    for (DatalocApp a : state.apps().all()) {
+      state.apps().goOnline(a, "reconfigured");
+    }
+  }
+}
