@@ -56,17 +56,12 @@ final class DatalocApp {
   String lastReason = "";
   Evaluation plan;
   double planMillis;
-  /** The plan's shape: waves on its busiest host, and most tasks at once on one host. */
-  int planWaves;
-  int planConcurrency;
-  /** How many of this job's maps each host runs at once, as planned (by node name). */
-  final Map<String, Integer> planSlots = new HashMap<>();
+  /** The plan's declines (its shape, the declines in a row per node), while planned (else null). */
+  io.dataloc.core.am.PlanGuard guard;
   int tasks;
   int nodeLocal;
   int rackLocal;
   int offSwitch;
-  /** Consecutive declined containers per node (AM would have run a non-local task there). */
-  final Map<String, Integer> declines = new HashMap<>();
   /** Map containers allocated on each host over the job's life. */
   final Map<String, Integer> mapsOn = new HashMap<>();
   /** Map containers served from its asks while it waited for its plan, in order (bounded). */
@@ -108,6 +103,7 @@ final class DatalocApp {
   void online(String why) {
     enter(Phase.ONLINE);
     am = null;
+    guard = null;
     early.clear();
     earlyOverflow = false;
     source = "asks";
@@ -153,19 +149,7 @@ final class DatalocApp {
     mapsOn.merge(host, 1, Integer::sum);
   }
 
-  /** Records the plan's waves and per-host concurrency (the plan-shape decline of {@link EngineMaps}). */
-  void recordShape(io.dataloc.core.model.Problem p, io.dataloc.core.model.Assignment plan) {
-    int[] perHost = new int[p.cluster().hostCount()];
-    for (int t = 0; t < p.tasks(); t++) {
-      perHost[p.hostOf(plan.server(t))]++;
-    }
-    for (int h = 0; h < perHost.length; h++) {
-      int slots = Math.max(1, p.cluster().slots(h));
-      planSlots.put(p.cluster().hostName(h), slots);
-      planWaves = Math.max(planWaves, (perHost[h] + slots - 1) / slots);
-      planConcurrency = Math.max(planConcurrency, Math.min(perHost[h], slots));
-    }
-  }
+
 
   /** How the scheduler page names its state. */
   String phaseName() {

@@ -1,5 +1,6 @@
 package io.dataloc.yarn;
 
+import io.dataloc.core.am.PlanGuard;
 import io.dataloc.core.engine.Decision;
 import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.Rehoming;
@@ -118,7 +119,9 @@ final class EngineMaps {
         engine.unpick(d);
         return false;
       }
-      a.declines.remove(node.getNodeName());
+      if (a.guard != null) {
+        a.guard.taken(node.getNodeName());
+      }
       if (a.am != null) {
         int amTask = a.am.take(node.getNodeName(), node.getRackName());
         d = engine.replaceStarted(d, engine.task(a.jobId, amTask), proposal);
@@ -136,67 +139,45 @@ final class EngineMaps {
   }
 
   /**
-   * For a job whose AM we replay: if the AM would run a non-local task in a container on this
-   * node while some of its pending tasks can still run data-local on other live nodes, decline
-   * (the decision is taken back, the job's tasks queued for this node go to nodes that can run
-   * them locally) — at most {@code delay.node} times in a row per node, then accept, so no job
-   * waits for ever.
+   * The plan's non-local decline ({@link PlanGuard#nonLocal}): the decision is taken back and the
+   * job's tasks queued for this node go to nodes that can run them locally.
    */
   private boolean declineNonLocal(DecisionEngine engine, DatalocApp a, FiCaSchedulerNode node, Decision d) {
-    int kind = a.am.peekKind(node.getNodeName(), node.getRackName());
-    if (kind <= 0) {
+    PlanGuard.Verdict v = a.guard.nonLocal(node.getNodeName(), a.am.peekKind(node.getNodeName(), node.getRackName()),
+        () -> a.am.localElsewhere(node.getNodeName(), h -> engine.state().hostIndex(h) >= 0
+            && engine.state().alive(engine.state().hostIndex(h))));
+    if (!v.declines()) {
       return false;
     }
-    if (!a.am.localElsewhere(node.getNodeName(), h -> engine.state().hostIndex(h) >= 0
-        && engine.state().alive(engine.state().hostIndex(h))) || !decline(engine, a, node, d)) {
-      return false;
-    }
-    int moved = engine.releaseQueued(a.jobId, engine.state().hostIndex(node.getNodeName()));
-    if (moved > 0) {
+    declined(engine, d);
+    if (engine.releaseQueued(a.jobId, engine.state().hostIndex(node.getNodeName())) > 0) {
       ctx.metrics().replans.incr();
     }
     return true;
   }
 
   /**
-   * For a job whose AM we replay: the AM will run, in a container here, the first pending task of
-   * this host's list. If that task was planned for another host, the plan is re-matched along a
-   * chain of hosts where each queued task stays data-local, ending at that host (every host keeps
-   * its count) or at one with less work than this one (the engine's proposal, see
-   * {@link DecisionEngine#proposeReplacement}). If no chain exists, taking the container moves
-   * one task of the plan from that host to this one; that is accepted when this host then stays
-   * within the plan's shape (no more waves than the plan's busiest host, no more tasks at once than
-   * the plan puts on any host), and otherwise declined for this heartbeat: the node asks again on
-   * its next one, when other hosts have taken their tasks. At most {@code delay.node} declines in a
-   * row per node, then accept, so no job waits for ever.
+   * The plan-shape decline ({@link PlanGuard#planShape}): the AM will run here the first pending
+   * task of this host's list; if the plan meant another task and the engine's proposal finds no
+   * local chain to re-home it, this host's share of the job if it takes the container is its maps
+   * run or running, the container, and its queued tasks (the decided one back among them).
    */
   private boolean declinePlanBreaking(DecisionEngine engine, DatalocApp a, FiCaSchedulerNode node, Decision d,
       Rehoming proposal) {
-    if (proposal.keepsLocality()) {
+    String host = node.getNodeName();
+    PlanGuard.Verdict v = a.guard.planShape(host, proposal.keepsLocality(),
+        () -> a.mapsOn.getOrDefault(host, 0) + 1 + engine.queuedOn(a.jobId, d.host()) + 1,
+        engine.state().slots(d.host()));
+    if (!v.declines()) {
       return false;
     }
-    int slots = a.planSlots.getOrDefault(node.getNodeName(), Math.max(1, engine.state().slots(d.host())));
-    // This host's share of the job if it takes the container: the maps it ran or runs, the
-    // container, and its queued tasks (the decided one back among them).
-    int here = a.mapsOn.getOrDefault(node.getNodeName(), 0) + 1 + engine.queuedOn(a.jobId, d.host()) + 1;
-    if ((here + slots - 1) / slots <= a.planWaves && Math.min(here, slots) <= a.planConcurrency) {
-      return false;
-    }
-    return decline(engine, a, node, d);
+    declined(engine, d);
+    return true;
   }
 
-  /**
-   * Takes the decision back for this heartbeat unless the node has already declined this job
-   * {@code delay.node} times in a row (the count resets when the node gets one of its maps).
-   */
-  private boolean decline(DecisionEngine engine, DatalocApp a, FiCaSchedulerNode node, Decision d) {
-    int declined = a.declines.getOrDefault(node.getNodeName(), 0);
-    if (declined >= ctx.settings().nodeDelay()) {
-      return false;
-    }
-    a.declines.put(node.getNodeName(), declined + 1);
+  /** A decline: the decision is released for this heartbeat; the node asks again on its next. */
+  private void declined(DecisionEngine engine, Decision d) {
     engine.unpick(d);
     ctx.metrics().declines.incr();
-    return true;
   }
 }

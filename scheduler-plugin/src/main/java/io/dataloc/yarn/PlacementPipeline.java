@@ -1,6 +1,7 @@
 package io.dataloc.yarn;
 
 import io.dataloc.core.am.AmReplay;
+import io.dataloc.core.engine.Admission;
 import io.dataloc.core.engine.BudgetedPlanner;
 import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.PlanApplication;
@@ -326,9 +327,9 @@ final class PlacementPipeline {
         return;
       }
       done = true;
-      DecisionEngine.Admission adm = prepared.admission();
+      Admission adm = prepared.admission();
       a.plan = adm.plan();
-      a.recordShape(problem, planned.plan());
+      a.guard = io.dataloc.core.am.PlanGuard.of(problem, planned.plan(), ctx.settings().nodeDelay());
       a.planner = planned.planner();
       a.planMillis = planned.millis();
       a.tasks = placement.hostsPerTask().size();

@@ -2,7 +2,6 @@ package io.dataloc.core.engine;
 
 import io.dataloc.core.jobs.JobOrderings;
 import io.dataloc.core.model.Assignment;
-import io.dataloc.core.model.Evaluation;
 import io.dataloc.core.model.Level;
 import io.dataloc.core.model.LocalChains;
 import io.dataloc.core.offline.Assigner;
@@ -10,14 +9,7 @@ import io.dataloc.core.offline.AssignerOptions;
 import io.dataloc.core.offline.Assigners;
 import io.dataloc.core.online.OnlinePolicies;
 import io.dataloc.core.online.OnlinePolicy;
-import io.dataloc.core.online.ServiceRates;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.function.IntPredicate;
 
 /**
  * The decision engine shared by the ResourceManager adapter and the simulator: events in (hosts
@@ -27,41 +19,60 @@ import java.util.function.IntPredicate;
  * current loads, and its tasks enter the policy's queues where the plan put them; tasks that
  * arrive one at a time are routed by the online policy; a free slot is served by the policy.
  *
+ * <h2>Protocol</h2>
+ *
+ * <ol>
+ *   <li><b>Hosts</b>: {@link #addHost}; {@link #setSlots} as a host's room changes;
+ *       {@link #drainHost} (decommissioning), {@link #removeHost} (lost).
+ *   <li><b>Jobs</b>: {@link #submitJob} (routed online) or {@link #submitPlannedJob}; a plan made
+ *       by the caller off its lock: {@link #planHosts} under the lock, the problem built and
+ *       planned outside it, then {@link #applySome} a chunk per hold; {@link #addTasks} as an
+ *       online job's tasks arrive; {@link #setPriority}, {@link #setParked} (asks for nothing
+ *       now); {@link #removeJob}.
+ *   <li><b>A free slot</b>: {@link #onSlotFree} decides and the task runs from then on. A decision
+ *       the caller cannot carry out is released by name — {@link #unpick} (back where it came
+ *       from), {@link #taskRefused} (not on this host), {@link #releaseQueued} (the job's queue on
+ *       this host re-routed) — each idempotent: a task no longer in the state a release names is
+ *       left alone. If the application runs another task of the job in the container,
+ *       {@link #proposeReplacement} says how, changing nothing, and {@link #replaceStarted}
+ *       commits it.
+ *   <li><b>Outcomes</b>: {@link #taskFinished} (feeds the learned rates and costs),
+ *       {@link #taskFailed}, {@link #dropPending}, {@link #startedOutside} (the application ran a
+ *       queued task without a decision).
+ * </ol>
+ *
+ * <p>The engine's parts: {@link EngineHosts}, {@link EngineJobs} (the one owner of jobs and their
+ * task lists), {@link Admissions}, {@link StarvationGuard}, {@link Rehomer} (over the shared
+ * {@link LocalChains} search); the state they share is {@link EngineState}'s.
+ *
  * <p>Deterministic: no wall clock (the caller advances virtual time with {@link #advanceTo}), one
- * seeded random source, ties by index. Not thread-safe: the adapter calls it under its one lock.
+ * seeded random source, ties by index. Not thread-safe: the adapter calls it under its lock.
  */
 public final class DecisionEngine {
   private final EngineConfig config;
   private final EngineState state;
   private final OnlinePolicy policy;
-  private final ServiceRates rates;
-  private final CostLearning costs;
-  /** How long finished tasks took at each level: the one record rates and learned costs read. */
-  private final io.dataloc.core.model.ObservedDurations observed = new io.dataloc.core.model.ObservedDurations();
+  private final EngineLearning learning;
   private final Assigner planner;
-  private final Map<Long, JobState> jobs = new LinkedHashMap<>();
-  private final Map<JobState, List<Integer>> jobTasks = new HashMap<>();
-  /**
-   * Tasks that arrived one at a time (not from a plan): forgotten as soon as they finish or are
-   * dropped, so a job that lives long and runs many of them holds only its live ones.
-   */
-  private final java.util.BitSet oneByOne = new java.util.BitSet();
-  private long[] startedAt = new long[64];
-  private int nextJobIndex;
+  private final StarvationGuard guard;
+  private final EngineJobs jobs;
+  private final Rehomer rehomer;
+  private final Admissions admissions;
+  private final EngineHosts hosts;
 
   public DecisionEngine(EngineConfig config) {
     this.config = config;
     this.state = new EngineState(config.seed(), JobOrderings.create(config.ordering()));
     this.policy = OnlinePolicies.create(config.policy(), config.nodeDelay(), config.rackDelay());
-    this.rates = new ServiceRates(config.alpha(), config.beta(), config.gamma(), config.learnSamples());
-    this.costs = new CostLearning(config.costLearnSamples());
+    this.learning = new EngineLearning(config);
     this.planner = config.planner().equals("none") ? null
         : Assigners.create(config.planner(), AssignerOptions.defaults().withSeed(config.seed()));
-    policy.attach(state, rates);
-  }
-
-  public EngineConfig config() {
-    return config;
+    policy.attach(state, learning.rates());
+    this.guard = new StarvationGuard(config.starvation(), state, policy);
+    this.jobs = new EngineJobs(state, policy, guard);
+    this.rehomer = new Rehomer(state, policy, jobs::pending);
+    this.admissions = new Admissions(config, state, policy, jobs, planner, this::planCost);
+    this.hosts = new EngineHosts(state, policy, guard);
   }
 
   /** Read-only view for reports, tests and the scheduler page. */
@@ -73,51 +84,27 @@ public final class DecisionEngine {
     return policy;
   }
 
-  public ServiceRates rates() {
-    return rates;
-  }
-
   /** Advances virtual time (never backwards). */
   public void advanceTo(long now) {
     state.now = Math.max(state.now, now);
   }
 
-  // ---------------------------------------------------------------- hosts
-
   /** Adds (or revives) a host; {@code rack} may be null. Returns its index. */
   public int addHost(String name, String rack, int slots) {
-    if (slots < 0) {
-      throw new IllegalArgumentException("host " + name + ": slots must be >= 0");
-    }
-    int h = state.addHost(name, rack, slots);
-    liveSlots = -1;
-    policy.hostAdded(h);
-    return h;
+    return hosts.add(name, rack, slots);
   }
 
   /**
-   * The host is being decommissioned: it takes no new tasks and no plan puts work on it; its
-   * queued tasks are routed again; its running tasks run on ({@link #removeHost} when it leaves,
-   * {@link #addHost} if it comes back). Returns how many tasks were re-routed. Idempotent.
+   * The host is being decommissioned: no new tasks or plans; its queue re-routed, its running tasks
+   * run on ({@link #removeHost} when it leaves, {@link #addHost} if it comes back). Idempotent.
    */
   public int drainHost(int host) {
-    if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
-      return 0;
-    }
-    state.setAlive(host, false);
-    state.setDraining(host, true);
-    liveSlots = -1;
-    int moved = 0;
-    for (int t : policy.hostLost(host)) {
-      policy.route(t);
-      moved++;
-    }
-    return moved;
+    return hosts.drain(host);
   }
 
+  /** How many tasks the host may run at once now (its free room; 0 while other work fills it). */
   public void setSlots(int host, int slots) {
-    liveSlots = -1;
-    state.setSlots(host, Math.max(0, slots));
+    hosts.setSlots(host, slots);
   }
 
   /**
@@ -125,32 +112,12 @@ public final class DecisionEngine {
    * again (the AM will re-run them). Returns how many tasks were re-routed.
    */
   public int removeHost(int host) {
-    if (host < 0 || host >= state.hostCount() || !state.alive(host) && !state.draining(host)) {
-      return 0;
-    }
-    int moved = drainHost(host);
-    state.setDraining(host, false);
-    for (int t = 0; t < state.taskCount(); t++) {
-      if (state.state(t) == TaskState.RUNNING && state.hostOf(t) == host && backToPending(t)) {
-        policy.route(t);
-        moved++;
-      }
-    }
-    return moved;
+    return hosts.remove(host, this::backToPending);
   }
-
-  // ---------------------------------------------------------------- jobs
-
-  /** What happened when a job was admitted. */
-  public record Admission(long jobId, int tasks, boolean planned, String planner, Evaluation plan, String note) {}
 
   /** A job with its tasks routed online (no plan). {@code replicaHosts[i]} are host names. */
   public Admission submitJob(long jobId, String user, List<List<String>> replicaHosts) {
-    JobState j = newJob(jobId, user);
-    for (List<String> reps : replicaHosts) {
-      policy.route(addOneByOne(j, reps));
-    }
-    return new Admission(jobId, replicaHosts.size(), false, "none", null, "routed online");
+    return admissions.submitJob(jobId, user, replicaHosts);
   }
 
   /**
@@ -159,116 +126,35 @@ public final class DecisionEngine {
    * alive; then routed online. A failing planner never loses tasks: they are routed online.
    */
   public Admission submitPlannedJob(long jobId, String user, List<List<String>> replicaHosts) {
-    if (planner == null) {
-      return submitJob(jobId, user, replicaHosts);
-    }
-    if (replicaHosts.size() > config.maxPlanTasks()) {
-      Admission a = submitJob(jobId, user, replicaHosts);
-      return new Admission(jobId, a.tasks(), false, planner.name(), null,
-          "job has " + replicaHosts.size() + " tasks, above the plan limit " + config.maxPlanTasks());
-    }
-    PlanInput in = planInput(replicaHosts);
-    if (in == null) {
-      Admission a = submitJob(jobId, user, replicaHosts);
-      return new Admission(jobId, a.tasks(), false, planner.name(), null, "no live host to plan on");
-    }
-    Assignment plan;
-    try {
-      plan = planner.assign(in.problem());
-    } catch (RuntimeException e) {
-      Admission a = submitJob(jobId, user, replicaHosts);
-      return new Admission(jobId, a.tasks(), false, planner.name(), null, "planner failed: " + e.getMessage());
-    }
-    return applyPlan(jobId, user, replicaHosts, in, plan);
-  }
-
-  /** The planning problem for a job's tasks against the current cluster (null if no live host). */
-  public PlanInput planInput(List<List<String>> replicaHosts) {
-    return planInput(replicaHosts, state::slots);
+    return admissions.submitPlannedJob(jobId, user, replicaHosts);
   }
 
   /**
-   * As above, where host {@code h} runs {@code jobSlots.applyAsInt(h)} of this job's tasks at once
-   * (a job whose containers are larger than the cluster's slot fits fewer), never more than its
-   * slots and never fewer than one.
+   * The planning problem for a job's tasks against the current cluster, where host {@code h} runs
+   * at most {@code jobSlots.applyAsInt(h)} of them at once (null if no live host).
    */
-  public PlanInput planInput(List<List<String>> replicaHosts, java.util.function.IntUnaryOperator jobSlots) {
-    PlanHosts hosts = planHosts(jobSlots);
-    return hosts == null ? null : hosts.input(replicaHosts);
+  PlanInput planInput(List<List<String>> replicaHosts, java.util.function.IntUnaryOperator jobSlots) {
+    return admissions.planInput(replicaHosts, jobSlots);
   }
 
-  /**
-   * The live hosts a plan may use and the work each holds now, for {@link PlanHosts#input} to build
-   * the problem from without the engine: the caller takes this under its lock in {@code O(hosts)}
-   * and builds the problem (linear in the job) outside it. Null if no host is alive.
-   */
   /** The cost model plans are made with now: the configured one, raised by {@link CostLearning}. */
-  public io.dataloc.core.model.CostModel planCost() {
-    return costs.costs(config.planCost(), observed);
+  io.dataloc.core.model.CostModel planCost() {
+    return learning.planCost();
   }
 
   /**
-   * The hosts a plan is made on, with their slots for this job and their backlog: the live hosts
-   * with map slots now. When no live host has one — a cluster full at this moment, of other work or
-   * of this job's own maps started before its plan — every live host, with the slots the job's
-   * containers would have there: the plan's tasks then wait in their queues until slots free.
-   * Null if no host is live.
+   * The hosts a plan is made on, with their slots for this job and their backlog ({@link
+   * PlanHosts#of}): the caller takes this under its lock in {@code O(hosts)} and builds the problem
+   * (linear in the job) outside it, with {@link PlanHosts#input}. Null if no host is live.
    */
   public PlanHosts planHosts(java.util.function.IntUnaryOperator jobSlots) {
-    int hostCount = state.hostCount();
-    int live = 0;
-    int withSlots = 0;
-    for (int h = 0; h < hostCount; h++) {
-      if (state.alive(h)) {
-        live++;
-        withSlots += state.slots(h) > 0 ? 1 : 0;
-      }
-    }
-    if (live == 0) {
-      return null;
-    }
-    boolean full = withSlots == 0;
-    int n = full ? live : withSlots;
-    boolean racks = true;
-    String[] names = new String[n];
-    String[] rackNames = new String[n];
-    int[] slots = new int[n];
-    long[] loads = new long[n];
-    int[] engineHost = new int[n];
-    long wLoc = config.planCost().local();
-    int c = 0;
-    for (int h = 0; h < hostCount; h++) {
-      if (state.alive(h) && (full || state.slots(h) > 0)) {
-        slots[c] = Math.max(1, full ? jobSlots.applyAsInt(h) : Math.min(state.slots(h), jobSlots.applyAsInt(h)));
-        long backlog = (long) state.running(h) + policy.queuedFor(h);
-        loads[c] = backlog * wLoc / slots[c];
-        names[c] = state.hostName(h);
-        racks &= state.rackOf(h) != EngineState.NO_RACK;
-        rackNames[c] = racks ? state.rackName(state.rackOf(h)) : null;
-        engineHost[c] = h;
-        c++;
-      }
-    }
-    if (!racks) {
-      java.util.Arrays.fill(rackNames, null); // racks only if every planned host has one
-    }
-    return new PlanHosts(names, rackNames, slots, loads, engineHost, state.frozenHostIndex(), planCost());
+    return admissions.planHosts(jobSlots);
   }
 
-
-  /**
-   * Admits a job with a plan computed elsewhere (the adapter plans off its lock). Planned tasks
-   * whose host died meanwhile, and tasks the plan did not cover (no live replica), are routed.
-   */
-  public Admission applyPlan(long jobId, String user, List<List<String>> replicaHosts, PlanInput in, Assignment plan) {
-    PlanApplication app = PlanApplication.prepare(jobId, user, in, plan);
-    while (!applySome(app, Integer.MAX_VALUE)) {
-      // one call applies everything
-    }
-    Admission a = app.admission();
-    return planner == null ? a : new Admission(a.jobId(), a.tasks(), true, planner.name(), a.plan(), a.note());
+  /** Admits a job with a plan computed elsewhere, all at once (tests; the adapter uses {@link #applySome}). */
+  Admission applyPlan(long jobId, String user, List<List<String>> replicaHosts, PlanInput in, Assignment plan) {
+    return admissions.applyPlan(jobId, user, in, plan);
   }
-
 
   /**
    * Applies up to {@code maxTasks} more tasks of a prepared plan: the first call admits the job;
@@ -276,39 +162,12 @@ public final class DecisionEngine {
    * job's tasks already applied may be served meanwhile. Returns true when every task is in.
    */
   public boolean applySome(PlanApplication app, int maxTasks) {
-    if (app.spare != null) {
-      state.adopt(app.spare);
-      app.spare = null;
-    }
-    JobState j = jobs.get(app.jobId);
-    if (app.next == 0 && j == null) {
-      j = newJob(app.jobId, app.user);
-    } else if (j == null) {
-      throw new IllegalStateException("job " + app.jobId + " was removed while its plan was applied");
-    }
-    int end = (int) Math.min(app.replicas.length, (long) app.next + Math.max(1, maxTasks));
-    for (int i = app.next; i < end; i++) {
-      int t = addTask(j, app.replicas[i]);
-      int h = app.host[i];
-      if (h >= 0 && state.alive(h)) {
-        policy.enqueuePlanned(t, h, app.level[i]);
-      } else {
-        policy.route(t);
-      }
-    }
-    app.next = end;
-    return end == app.replicas.length;
+    return admissions.applySome(app, maxTasks);
   }
 
   /** Tasks of an existing job arriving one at a time (or a new job's first ones). */
   public void addTasks(long jobId, String user, List<List<String>> replicaHosts) {
-    JobState j = jobs.get(jobId);
-    if (j == null) {
-      j = newJob(jobId, user);
-    }
-    for (List<String> reps : replicaHosts) {
-      policy.route(addOneByOne(j, reps));
-    }
+    admissions.addTasks(jobId, user, replicaHosts);
   }
 
   /**
@@ -316,26 +175,7 @@ public final class DecisionEngine {
    * counting, and every one of its task numbers is freed for reuse; returns how many were pending.
    */
   public int removeJob(long jobId) {
-    JobState j = jobs.remove(jobId);
-    if (j == null) {
-      return 0;
-    }
-    int dropped = 0;
-    for (int t : jobTasks.remove(j)) {
-      if (state.queued(t)) {
-        state.setState(t, TaskState.CANCELLED);
-        policy.removed(t);
-        dropped++;
-      } else if (state.state(t) == TaskState.RUNNING) {
-        state.stopOn(t);
-        state.setState(t, TaskState.CANCELLED);
-      }
-      oneByOne.clear(t);
-      state.free(t);
-    }
-    state.jobs.remove(j);
-    parked.remove(j);
-    return dropped;
+    return jobs.remove(jobId);
   }
 
   public JobState job(long jobId) {
@@ -343,57 +183,8 @@ public final class DecisionEngine {
   }
 
   public int activeJobs() {
-    return jobs.size();
+    return jobs.count();
   }
-
-  private JobState newJob(long jobId, String user) {
-    if (jobs.containsKey(jobId)) {
-      throw new IllegalArgumentException("job " + jobId + " already submitted");
-    }
-    JobState j = new JobState(nextJobIndex++, jobId, user == null ? "" : user, state.now);
-    j.lastServed = decisions;
-    jobs.put(jobId, j);
-    jobTasks.put(j, new ArrayList<>());
-    state.jobs.add(j);
-    return j;
-  }
-
-  private int addOneByOne(JobState j, List<String> replicaHosts) {
-    int t = addTask(j, replicaHosts.stream().mapToInt(state::hostIndex).filter(h -> h >= 0).distinct().toArray());
-    oneByOne.set(t);
-    return t;
-  }
-
-  /**
-   * A task that arrived one at a time is over (done or dropped): its number is freed and it leaves
-   * its job's list (the list's last task takes its place; planned tasks come first and never move).
-   * The job's counts are kept.
-   */
-  private void release(int t) {
-    if (!oneByOne.get(t)) {
-      return;
-    }
-    oneByOne.clear(t);
-    List<Integer> list = jobTasks.get(state.job(t));
-    int p = state.indexInJob(t);
-    int last = list.get(list.size() - 1);
-    list.set(p, last);
-    state.setIndexInJob(last, p);
-    list.remove(list.size() - 1);
-    state.free(t);
-  }
-
-  /** {@code reps}: distinct engine host indexes. */
-  private int addTask(JobState j, int[] reps) {
-    List<Integer> list = jobTasks.get(j);
-    int t = state.addTask(j, list.size(), reps);
-    list.add(t);
-    j.total++;
-    j.pending++;
-    return t;
-  }
-
-  // ---------------------------------------------------------------- slots and tasks
 
   /** A slot on {@code host} is free: what runs there, or null (nothing suitable). */
   public Decision onSlotFree(int host) {
@@ -405,17 +196,16 @@ public final class DecisionEngine {
     if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
       return null;
     }
-    java.util.Set<JobState> excluded = new java.util.HashSet<>(parked);
-    for (long id : excludedJobs) {
-      JobState j = jobs.get(id);
-      if (j != null) {
-        excluded.add(j);
-      }
-    }
-    decisions++;
-    Decision starving = config.starvation() > 0 ? serveStarving(host, excluded) : null;
+    java.util.Set<JobState> excluded = jobs.excluded(excludedJobs);
+    guard.tick();
+    StarvationGuard.Pick starving = guard.pick(host, excluded, jobs::tasksOf);
     if (starving != null) {
-      return starving;
+      int t = starving.task();
+      int queue = policy.queueHostOf(t);
+      policy.removed(t);
+      start(t, host);
+      return new Decision(state.job(t).id(), state.indexInJob(t), t, host, state.level(t, host),
+          Decision.STARVING + "no container for " + starving.waited() + " decisions", queue);
     }
     OnlinePolicy.Pick pick = excluded.isEmpty() ? policy.pick(host) : policy.pick(host, excluded);
     if (pick == null) {
@@ -430,23 +220,13 @@ public final class DecisionEngine {
     return new Decision(j.id(), state.indexInJob(t), t, host, pick.level(), pick.reason(), pick.queue());
   }
 
-  /** Jobs that cannot run now (their application asks for nothing): never picked. */
-  private final java.util.Set<JobState> parked = new java.util.HashSet<>();
-
   /**
    * Parks a job (its tasks stay where they are, and no decision hands one out) or lets it run
    * again: for an application that asks for no containers now, so its tasks are not taken out and
    * put back on every heartbeat. Idempotent; unknown jobs are ignored.
    */
   public void setParked(long jobId, boolean park) {
-    JobState j = jobs.get(jobId);
-    if (j != null) {
-      if (park) {
-        parked.add(j);
-      } else {
-        parked.remove(j);
-      }
-    }
+    jobs.setParked(jobId, park);
   }
 
   /**
@@ -456,11 +236,9 @@ public final class DecisionEngine {
    * rounds. Unknown jobs are ignored.
    */
   public void setPriority(long jobId, int priority) {
-    JobState j = jobs.get(jobId);
-    if (j != null) {
-      j.priority = priority;
-    }
+    jobs.setPriority(jobId, priority);
   }
+
 
   /**
    * The application ran this queued task on {@code host} with no decision of the engine (its maps
@@ -479,100 +257,16 @@ public final class DecisionEngine {
 
   /** Whether the job is parked (tests and reports). */
   public boolean parked(long jobId) {
-    JobState j = jobs.get(jobId);
-    return j != null && parked.contains(j);
+    return jobs.parked(jobId);
   }
 
   private void start(int t, int host) {
     JobState j = state.job(t);
     j.pending--;
     j.running++;
-    j.lastServed = decisions;
+    guard.served(j);
     state.startOn(t, host);
     ensureStarted(t);
-  }
-
-  /** Decisions made so far (the clock of the starvation guard). */
-  private long decisions;
-  /** Slots of the live hosts, recounted when hosts change (-1: to recount). */
-  private long liveSlots = -1;
-
-  /**
-   * The starvation guard. A policy that weighs queues, such as MaxWeight, serves the longest queue
-   * first: a job with one task queued for this host loses to another job's long common queue for as
-   * long as that queue stays long. So before the policy picks, the job that has gone longest
-   * without a container — more than {@code starvation} rounds of decisions, a round being as many
-   * decisions as the live hosts have slots — runs its oldest task queued for this host here, else
-   * (among the first {@value #STARVING_SCAN} of its task list) one waiting in a shared queue, else
-   * one queued for another host that has no slot for maps now: that host may stay full for as long
-   * as its containers run. Every job with work for a host that frees slots is so served within a bounded
-   * number of decisions; policies without per-host queues are left alone.
-   */
-  private Decision serveStarving(int host, java.util.Set<JobState> excluded) {
-    if (liveSlots < 0) {
-      liveSlots = 0;
-      for (int h = 0; h < state.hostCount(); h++) {
-        liveSlots += state.alive(h) ? state.slots(h) : 0;
-      }
-    }
-    long limit = (long) config.starvation() * Math.max(1, liveSlots);
-    JobState best = null;
-    int bestTask = -1;
-    for (JobState j : state.jobs) {
-      if (j.pending == 0 || excluded.contains(j) || decisions - j.lastServed <= limit
-          || best != null && j.lastServed >= best.lastServed) {
-        continue;
-      }
-      int t = queuedHere(j, host);
-      if (t >= 0) {
-        best = j;
-        bestTask = t;
-      }
-    }
-    if (best == null) {
-      return null;
-    }
-    long waited = decisions - best.lastServed;
-    int queue = policy.queueHostOf(bestTask);
-    policy.removed(bestTask);
-    start(bestTask, host);
-    return new Decision(state.job(bestTask).id(), state.indexInJob(bestTask), bestTask, host, state.level(bestTask, host),
-        Decision.STARVING + "no container for " + waited + " decisions", queue);
-  }
-
-  private static final int STARVING_SCAN = 256;
-
-  /**
-   * A task of the job queued for this host, else one in a shared queue, else one queued for another
-   * host that has no slot for maps now (it may never have room: its containers may run for as long
-   * as the cluster does), or -1.
-   */
-  private int queuedHere(JobState j, int host) {
-    int[] found = {-1};
-    boolean queues = policy.forEachQueued(host, j, t -> {
-      found[0] = t;
-      return false;
-    });
-    if (!queues || found[0] >= 0) {
-      return found[0];
-    }
-    List<Integer> list = jobTasks.get(j);
-    int elsewhere = -1;
-    for (int i = 0; i < list.size() && i < STARVING_SCAN; i++) {
-      int t = list.get(i);
-      if (state.queued(t)) {
-        int q = policy.queueHostOf(t);
-        if (q < 0) {
-          return t;
-        }
-        // Only from a host that cannot run maps now: a plan's tasks waiting for their own free
-        // host wait on purpose (the policy's stealing rule decides when that stops paying).
-        if (elsewhere < 0 && state.slots(q) == 0) {
-          elsewhere = t;
-        }
-      }
-    }
-    return elsewhere;
   }
 
   /**
@@ -587,15 +281,7 @@ public final class DecisionEngine {
    * when the job is too large to search.
    */
   public Rehoming proposeReplacement(Decision d, int actualTask) {
-    if (actualTask == d.task() || actualTask < 0 || actualTask >= state.taskCount()
-        || policy.queueHostOf(actualTask) < 0 || d.queue() != d.host()) {
-      return Rehoming.noChain(d.task(), actualTask, true);
-    }
-    if (state.job(d.task()).pending() > CHAIN_SEARCH_LIMIT) {
-      return Rehoming.noChain(d.task(), actualTask, true);
-    }
-    List<LocalChains.Move> chain = localChain(d.task(), actualTask);
-    return new Rehoming(d.task(), actualTask, chain, chain != null);
+    return rehomer.propose(d, actualTask);
   }
 
   /**
@@ -608,143 +294,14 @@ public final class DecisionEngine {
    * it really is. {@code proposal} may be null.
    */
   public Decision replaceStarted(Decision d, int actualTask, Rehoming proposal) {
-    if (actualTask == d.task() || actualTask < 0 || actualTask >= state.taskCount()
-        || !state.queued(actualTask) || state.job(actualTask) != state.job(d.task())
-        || state.state(d.task()) != TaskState.RUNNING) {
-      return d;
-    }
-    int host = d.host();
-    List<LocalChains.Move> chain = null;
-    if (d.queue() == host) {
-      chain = proposal != null && proposal.isFor(d.task(), actualTask) && stillHolds(proposal.chain(), d.task())
-          ? proposal.chain() : localChain(d.task(), actualTask);
-    }
-    state.stopOn(d.task());
-    state.requeue(d.task());
-    state.startOn(actualTask, host);
-    ensureStarted(actualTask);
-    policy.removed(actualTask);
-    if (chain != null) {
-      for (LocalChains.Move move : chain) {
-        policy.removed(move.task());
-        policy.enqueuePlanned(move.task(), move.host(), Level.LOCAL);
-      }
-    } else {
-      // No chain, or the task came from another queue: back to the host queue it came from
-      // (where it is local), else routed like a new arrival.
-      if (d.queue() >= 0 && state.alive(d.queue())) {
-        policy.enqueuePlanned(d.task(), d.queue(), Level.LOCAL);
-      } else {
-        policy.route(d.task());
-      }
-    }
-    return new Decision(d.jobId(), state.indexInJob(actualTask), actualTask, host, state.level(actualTask, host),
-        d.reason() + "; the application ran task " + state.indexInJob(actualTask) + " instead", d.queue());
+    return rehomer.commit(d, actualTask, proposal, this::ensureStarted);
   }
 
-  /** Whether a proposed chain can still be applied: its moved tasks queued (the decided one running), its hosts live. */
-  private boolean stillHolds(List<LocalChains.Move> chain, int decided) {
-    if (chain == null) {
-      return true;
-    }
-    for (LocalChains.Move m : chain) {
-      boolean movable = m.task() == decided ? state.state(m.task()) == TaskState.RUNNING : state.queued(m.task());
-      if (!movable || !state.alive(m.host())) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Jobs with more queued tasks than this are not searched for local chains (cost per container). */
-  private static final int CHAIN_SEARCH_LIMIT = 20_000;
-  /**
-   * Queued tasks one chain search may look at before it gives up (as if there were no chain): the
-   * search runs under the scheduler's lock, once per container the AM fills with another task.
-   */
-  private static final int CHAIN_VISIT_LIMIT = 2_048;
-  private final LocalChains chains = new LocalChains();
-
-  /**
-   * The moves that re-home {@code returning} while {@code taken} leaves its host queue; null if
-   * there are none. A chain back to the queue {@code taken} leaves keeps every host's count; only
-   * without one may the chain end at a lighter host.
-   */
-  private List<LocalChains.Move> localChain(int returning, int taken) {
-    int target = policy.queueHostOf(taken);
-    JobState job = state.job(returning);
-    if (target < 0 || job != state.job(taken) || job.pending() > CHAIN_SEARCH_LIMIT) {
-      return null;
-    }
-    LocalChains.Graph graph = new QueuedTasks(job, returning, taken);
-    List<LocalChains.Move> chain = chains.search(graph, -1, returning, y -> y == target, CHAIN_VISIT_LIMIT);
-    if (chain != null) {
-      return chain;
-    }
-    long limit = backlog(state.hostOf(returning));
-    return chains.search(graph, -1, returning, y -> y == target || backlog(y) + 1 < limit, CHAIN_VISIT_LIMIT);
-  }
-
-  /** One job's queued tasks as a chain-search graph: live hosts, the two tasks of the swap left out. */
-  private final class QueuedTasks implements LocalChains.Graph {
-    private final JobState job;
-    private final int returning;
-    private final int taken;
-    /** The job's queued tasks by host, for a policy that cannot list a host's queue by job. */
-    private Map<Integer, List<Integer>> byHost;
-
-    QueuedTasks(JobState job, int returning, int taken) {
-      this.job = job;
-      this.returning = returning;
-      this.taken = taken;
-    }
-
-    @Override
-    public int hosts() {
-      return state.hostCount();
-    }
-
-    @Override
-    public void forEachOn(int host, IntPredicate visit) {
-      IntPredicate movable = u -> u == taken || u == returning || visit.test(u);
-      if (byHost == null && policy.forEachQueued(host, job, movable)) {
-        return;
-      }
-      if (byHost == null) {
-        byHost = new HashMap<>();
-        for (int u : pendingTasks(job.id())) {
-          byHost.computeIfAbsent(policy.queueHostOf(u), k -> new ArrayList<>()).add(u);
-        }
-      }
-      for (int u : byHost.getOrDefault(host, List.of())) {
-        if (!movable.test(u)) {
-          return;
-        }
-      }
-    }
-
-    @Override
-    public int[] localHosts(int task) {
-      return state.replicas(task);
-    }
-
-    @Override
-    public boolean usable(int host) {
-      return state.alive(host);
-    }
-  }
-
-  /** Tasks running on a host plus tasks queued for it. */
-  private long backlog(int host) {
-    return (long) state.running(host) + policy.queuedFor(host);
-  }
 
   private void ensureStarted(int task) {
-    if (task >= startedAt.length) {
-      startedAt = Arrays.copyOf(startedAt, Math.max(task + 1, startedAt.length * 2));
-    }
-    startedAt[task] = state.now;
+    learning.started(task, state.now);
   }
+
 
   /**
    * Takes back a decision that could not be carried out: the task is pending again, in its
@@ -762,50 +319,17 @@ public final class DecisionEngine {
    * for that host are routed again, to hosts that can run them. Returns how many moved.
    */
   public int releaseQueued(long jobId, int host) {
-    int moved = 0;
-    for (int t : pendingTasks(jobId)) {
-      if (policy.queueHostOf(t) == host) {
-        policy.removed(t);
-        policy.routeAvoiding(t, host);
-        moved++;
-      }
-    }
-    return moved;
+    return jobs.releaseQueued(jobId, host);
   }
 
   /** Tasks of a job queued in {@code host}'s local queue. */
   public int queuedOn(long jobId, int host) {
-    JobState j = jobs.get(jobId);
-    if (j == null) {
-      return 0;
-    }
-    int[] n = {0};
-    if (policy.forEachQueued(host, j, t -> {
-      n[0]++;
-      return true;
-    })) {
-      return n[0];
-    }
-    for (int t : pendingTasks(jobId)) {
-      if (policy.queueHostOf(t) == host) {
-        n[0]++;
-      }
-    }
-    return n[0];
+    return jobs.queuedOn(jobId, host);
   }
 
   /** Pending (queued) engine tasks of a job, in task order. */
   public List<Integer> pendingTasks(long jobId) {
-    JobState j = jobs.get(jobId);
-    List<Integer> out = new ArrayList<>();
-    if (j != null) {
-      for (int t : jobTasks.get(j)) {
-        if (state.queued(t)) {
-          out.add(t);
-        }
-      }
-    }
-    return out;
+    return jobs.pending(jobId);
   }
 
   /** Drops one pending task (the application no longer needs it); false if it was not pending. */
@@ -818,7 +342,7 @@ public final class DecisionEngine {
     j.pending--;
     j.total--;
     policy.removed(task);
-    release(task);
+    jobs.release(task);
     return true;
   }
 
@@ -829,16 +353,14 @@ public final class DecisionEngine {
     }
     JobState j = state.job(task);
     int host = state.hostOf(task);
-    long ticks = Math.max(1, state.now - startedAt[task]);
-    observed.observe(state.level(task, host), ticks);
-    rates.update(observed);
+    long ticks = learning.finished(task, state.level(task, host), state.now);
     state.chargeUser(j.user(), ticks);
     j.meanTaskTicks = Math.max(1, (j.meanTaskTicks * j.done + ticks) / (j.done + 1));
     j.running--;
     j.done++;
     state.stopOn(task);
     state.setState(task, TaskState.DONE);
-    release(task);
+    jobs.release(task);
   }
 
   /**
@@ -873,11 +395,6 @@ public final class DecisionEngine {
 
   /** The engine task number of a job's i-th task, or -1. */
   public int task(long jobId, int indexInJob) {
-    JobState j = jobs.get(jobId);
-    if (j == null) {
-      return -1;
-    }
-    List<Integer> list = jobTasks.get(j);
-    return indexInJob >= 0 && indexInJob < list.size() ? list.get(indexInJob) : -1;
+    return jobs.task(jobId, indexInJob);
   }
 }

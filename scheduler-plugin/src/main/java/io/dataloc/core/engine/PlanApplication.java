@@ -17,11 +17,11 @@ public final class PlanApplication {
   final int[][] replicas;
   final int[] host;
   final Level[] level;
-  private final DecisionEngine.Admission admission;
+  private final Admission admission;
   int next;
   EngineState.TaskArrays spare;
 
-  private PlanApplication(long jobId, String user, int[][] replicas, int[] host, Level[] level, DecisionEngine.Admission admission) {
+  private PlanApplication(long jobId, String user, int[][] replicas, int[] host, Level[] level, Admission admission) {
     this.jobId = jobId;
     this.user = user;
     this.replicas = replicas;
@@ -30,7 +30,7 @@ public final class PlanApplication {
     this.admission = admission;
   }
 
-  public DecisionEngine.Admission admission() {
+  public Admission admission() {
     return admission;
   }
 
@@ -69,7 +69,7 @@ public final class PlanApplication {
     host[i] = in.engineHostOfClusterHost()[p.hostOf(server)];
     level[i] = p.level(pt, server);
   }
-  DecisionEngine.Admission adm = new DecisionEngine.Admission(jobId, n, true, "given", Evaluation.of(p, plan),
+  Admission adm = new Admission(jobId, n, true, "given", Evaluation.of(p, plan),
       "planned " + p.tasks() + " of " + n + " tasks");
   return new PlanApplication(jobId, user, in.replicas(), host, level, adm);
 }

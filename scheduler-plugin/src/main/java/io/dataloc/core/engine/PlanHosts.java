@@ -17,6 +17,53 @@ import java.util.Map;
 public record PlanHosts(String[] names, String[] racks, int[] slots, long[] loads, int[] engineHost,
     Map<String, Integer> known, io.dataloc.core.model.CostModel cost) {
 
+  /**
+   * The hosts a plan is made on, with their slots for this job and their backlog (running plus
+   * queued tasks, in local-task units {@code wLoc} per slot): the live hosts with map slots now;
+   * when none has one, every live host with the slots the job's containers would have there.
+   * Null if no host is live. {@code O(hosts)}.
+   */
+  static PlanHosts of(EngineState state, io.dataloc.core.online.OnlinePolicy policy,
+      java.util.function.IntUnaryOperator jobSlots, long wLoc, io.dataloc.core.model.CostModel cost) {
+    int hostCount = state.hostCount();
+    int live = 0;
+    int withSlots = 0;
+    for (int h = 0; h < hostCount; h++) {
+      if (state.alive(h)) {
+        live++;
+        withSlots += state.slots(h) > 0 ? 1 : 0;
+      }
+    }
+    if (live == 0) {
+      return null;
+    }
+    boolean full = withSlots == 0;
+    int n = full ? live : withSlots;
+    boolean racks = true;
+    String[] names = new String[n];
+    String[] rackNames = new String[n];
+    int[] slots = new int[n];
+    long[] loads = new long[n];
+    int[] engineHost = new int[n];
+        int c = 0;
+    for (int h = 0; h < hostCount; h++) {
+      if (state.alive(h) && (full || state.slots(h) > 0)) {
+        slots[c] = Math.max(1, full ? jobSlots.applyAsInt(h) : Math.min(state.slots(h), jobSlots.applyAsInt(h)));
+        long backlog = (long) state.running(h) + policy.queuedFor(h);
+        loads[c] = backlog * wLoc / slots[c];
+        names[c] = state.hostName(h);
+        racks &= state.rackOf(h) != EngineState.NO_RACK;
+        rackNames[c] = racks ? state.rackName(state.rackOf(h)) : null;
+        engineHost[c] = h;
+        c++;
+      }
+    }
+    if (!racks) {
+      java.util.Arrays.fill(rackNames, null); // racks only if every planned host has one
+    }
+    return new PlanHosts(names, rackNames, slots, loads, engineHost, state.frozenHostIndex(), cost);
+  }
+
   /** Each live host's rack by name ({@code fallback} where unknown). */
   public Map<String, String> rackByHost(String fallback) {
     Map<String, String> out = new HashMap<>(names.length * 2);

@@ -38,7 +38,7 @@ class DecisionEngineTest {
   /** Admits a job with a hand-made plan: the first {@code local} tasks on a, the rest remote on b. */
   private static void planned(DecisionEngine e, long id, int local, int remote) {
     List<List<String>> reps = tasksOn("a", local + remote);
-    PlanInput in = e.planInput(reps);
+    PlanInput in = e.planInput(reps, e.state()::slots);
     int a = 0;
     int b = 1;
     int[] servers = new int[local + remote];
@@ -54,7 +54,7 @@ class DecisionEngineTest {
     e.addHost("a", null, 8);
     e.addHost("b", null, 8);
     List<List<String>> reps = tasksOn("a", 12);
-    assertEquals(8, e.planInput(reps).problem().cluster().slots(0));
+    assertEquals(8, e.planInput(reps, e.state()::slots).problem().cluster().slots(0));
     PlanInput two = e.planInput(reps, h -> 2);
     assertEquals(2, two.problem().cluster().slots(0));
     assertEquals(2, two.problem().cluster().slots(1));
@@ -180,7 +180,7 @@ class DecisionEngineTest {
   void submitPlannedJobUsesTheConfiguredAssigner() {
     DecisionEngine e = engine("jsq-maxweight", "a", "b", "c");
     List<List<String>> reps = List.of(List.of("a"), List.of("a"), List.of("a"), List.of("b"), List.of("c"));
-    DecisionEngine.Admission adm = e.submitPlannedJob(3, "u", reps);
+    Admission adm = e.submitPlannedJob(3, "u", reps);
     assertTrue(adm.planned());
     assertEquals("bar", adm.planner());
     assertEquals(5, adm.plan().local() + adm.plan().rackLocal() + adm.plan().remote());

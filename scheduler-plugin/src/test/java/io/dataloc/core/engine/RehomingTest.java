@@ -28,7 +28,7 @@ class RehomingTest {
     for (String h : List.of("a", "b", "c")) {
       e.addHost(h, null, 1);
     }
-    PlanInput in = e.planInput(local);
+    PlanInput in = e.planInput(local, e.state()::slots);
     e.applyPlan(JOB, "u", local, in, Assignment.of(in.problem(), plannedOn));
     return e;
   }

@@ -1,0 +1,219 @@
+package io.dataloc.core.engine;
+
+import io.dataloc.core.online.OnlinePolicy;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The engine's jobs and their task lists: the one owner of job ids, of each job's tasks in order
+ * (a task's index in its job is the application's task number), of the jobs parked (asking for
+ * nothing now), and of the tasks that arrived one at a time (forgotten as soon as they finish or
+ * are dropped, so a job that lives long and runs many of them holds only its live ones). Task
+ * numbers are the {@link EngineState}'s and are reused once freed.
+ */
+final class EngineJobs {
+  private final EngineState state;
+  private final OnlinePolicy policy;
+  private final StarvationGuard guard;
+  private final Map<Long, JobState> jobs = new LinkedHashMap<>();
+  private final Map<JobState, List<Integer>> tasks = new HashMap<>();
+  private final BitSet oneByOne = new BitSet();
+  private final Set<JobState> parked = new HashSet<>();
+  private int nextJobIndex;
+
+  EngineJobs(EngineState state, OnlinePolicy policy, StarvationGuard guard) {
+    this.state = state;
+    this.policy = policy;
+    this.guard = guard;
+  }
+
+  JobState get(long jobId) {
+    return jobs.get(jobId);
+  }
+
+  int count() {
+    return jobs.size();
+  }
+
+  /** A new job (its wait for a container starts now). */
+  JobState create(long jobId, String user) {
+    if (jobs.containsKey(jobId)) {
+      throw new IllegalArgumentException("job " + jobId + " already submitted");
+    }
+    JobState j = new JobState(nextJobIndex++, jobId, user == null ? "" : user, state.now);
+    guard.served(j);
+    jobs.put(jobId, j);
+    tasks.put(j, new ArrayList<>());
+    state.jobs.add(j);
+    return j;
+  }
+
+  /** The job, created if new. */
+  JobState getOrCreate(long jobId, String user) {
+    JobState j = jobs.get(jobId);
+    return j != null ? j : create(jobId, user);
+  }
+
+  /** A task of the job, pending; {@code reps}: distinct engine host indexes. */
+  int addTask(JobState j, int[] reps) {
+    List<Integer> list = tasks.get(j);
+    int t = state.addTask(j, list.size(), reps);
+    list.add(t);
+    j.total++;
+    j.pending++;
+    return t;
+  }
+
+  /** A task arriving alone, with its replicas by host name (unknown names dropped). */
+  int addOneByOne(JobState j, List<String> replicaHosts) {
+    int t = addTask(j, replicaHosts.stream().mapToInt(state::hostIndex).filter(h -> h >= 0).distinct().toArray());
+    oneByOne.set(t);
+    return t;
+  }
+
+  /** The task finished or was dropped: one that arrived alone leaves its job's list and its number is freed. */
+  void release(int t) {
+    if (!oneByOne.get(t)) {
+      return;
+    }
+    oneByOne.clear(t);
+    List<Integer> list = tasks.get(state.job(t));
+    int p = state.indexInJob(t);
+    int last = list.get(list.size() - 1);
+    list.set(p, last);
+    state.setIndexInJob(last, p);
+    list.remove(list.size() - 1);
+    state.free(t);
+  }
+
+  /**
+   * The job is gone: its pending tasks are dropped, its running ones stop counting, and every one
+   * of its task numbers is freed for reuse; returns how many were pending.
+   */
+  int remove(long jobId) {
+    JobState j = jobs.remove(jobId);
+    if (j == null) {
+      return 0;
+    }
+    int dropped = 0;
+    for (int t : tasks.remove(j)) {
+      if (state.queued(t)) {
+        state.setState(t, TaskState.CANCELLED);
+        policy.removed(t);
+        dropped++;
+      } else if (state.state(t) == TaskState.RUNNING) {
+        state.stopOn(t);
+        state.setState(t, TaskState.CANCELLED);
+      }
+      oneByOne.clear(t);
+      state.free(t);
+    }
+    state.jobs.remove(j);
+    parked.remove(j);
+    return dropped;
+  }
+
+  /** The job's tasks in order (live list: read only). */
+  List<Integer> tasksOf(JobState j) {
+    return tasks.get(j);
+  }
+
+  /** Pending (queued) tasks of a job, in task order. */
+  List<Integer> pending(long jobId) {
+    JobState j = jobs.get(jobId);
+    List<Integer> out = new ArrayList<>();
+    if (j != null) {
+      for (int t : tasks.get(j)) {
+        if (state.queued(t)) {
+          out.add(t);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The engine task number of a job's i-th task, or -1. */
+  int task(long jobId, int indexInJob) {
+    JobState j = jobs.get(jobId);
+    if (j == null) {
+      return -1;
+    }
+    List<Integer> list = tasks.get(j);
+    return indexInJob >= 0 && indexInJob < list.size() ? list.get(indexInJob) : -1;
+  }
+
+  void setParked(long jobId, boolean park) {
+    JobState j = jobs.get(jobId);
+    if (j != null) {
+      if (park) {
+        parked.add(j);
+      } else {
+        parked.remove(j);
+      }
+    }
+  }
+
+  void setPriority(long jobId, int priority) {
+    JobState j = jobs.get(jobId);
+    if (j != null) {
+      j.priority = priority;
+    }
+  }
+
+  boolean parked(long jobId) {
+    JobState j = jobs.get(jobId);
+    return j != null && parked.contains(j);
+  }
+
+  /** The parked jobs and those of the given ids: the jobs a decision may not choose. */
+  Set<JobState> excluded(Set<Long> jobIds) {
+    Set<JobState> out = new HashSet<>(parked);
+    for (long id : jobIds) {
+      JobState j = jobs.get(id);
+      if (j != null) {
+        out.add(j);
+      }
+    }
+    return out;
+  }
+
+  /** Routes the job's tasks queued for {@code host} again, anywhere but there; how many moved. */
+  int releaseQueued(long jobId, int host) {
+    int moved = 0;
+    for (int t : pending(jobId)) {
+      if (policy.queueHostOf(t) == host) {
+        policy.removed(t);
+        policy.routeAvoiding(t, host);
+        moved++;
+      }
+    }
+    return moved;
+  }
+
+  /** Tasks of a job queued in {@code host}'s local queue. */
+  int queuedOn(long jobId, int host) {
+    JobState j = jobs.get(jobId);
+    if (j == null) {
+      return 0;
+    }
+    int[] n = {0};
+    if (policy.forEachQueued(host, j, t -> {
+      n[0]++;
+      return true;
+    })) {
+      return n[0];
+    }
+    for (int t : pending(jobId)) {
+      if (policy.queueHostOf(t) == host) {
+        n[0]++;
+      }
+    }
+    return n[0];
+  }
+}

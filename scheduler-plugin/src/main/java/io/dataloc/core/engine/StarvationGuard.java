@@ -1,0 +1,118 @@
+package io.dataloc.core.engine;
+
+import io.dataloc.core.online.OnlinePolicy;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The starvation guard. A policy that weighs queues, such as MaxWeight, serves the longest queue
+ * first: a job with one task queued for a host loses to another job's long common queue for as
+ * long as that queue stays long. So before the policy picks, the job that has gone longest without
+ * a container — more than {@code rounds} rounds of decisions, a round being as many decisions as
+ * the live hosts have slots — runs its oldest task queued for the free host, else (among the first
+ * {@value #SCAN} of its task list) one waiting in a shared queue, else one queued for another host
+ * that has no slot for maps now: that host may stay full for as long as its containers run.
+ *
+ * <p>Bound: every job with work for a host that frees slots is served within {@code rounds} rounds
+ * plus one decision per job ahead of it (the longest-waiting job goes first). Policies without
+ * per-host queues are left alone. The guard keeps the engine's decision clock: each decision is a
+ * tick, and a job's last container is stamped on it.
+ */
+final class StarvationGuard {
+  /** Tasks of a job's list looked at for a shared queue or a full host (cost per decision). */
+  static final int SCAN = 256;
+
+  private final int rounds;
+  private final EngineState state;
+  private final OnlinePolicy policy;
+  /** Decisions made so far. */
+  private long decisions;
+  /** Slots of the live hosts, recounted when hosts change (-1: to recount). */
+  private long liveSlots = -1;
+
+  StarvationGuard(int rounds, EngineState state, OnlinePolicy policy) {
+    this.rounds = rounds;
+    this.state = state;
+    this.policy = policy;
+  }
+
+  /** A decision is being made: the clock advances. */
+  void tick() {
+    decisions++;
+  }
+
+  /** The job got a container now (or was just admitted: it starts its wait now). */
+  void served(JobState j) {
+    j.lastServed = decisions;
+  }
+
+  /** A host came, went or changed its slots: a round's length is recounted. */
+  void hostsChanged() {
+    liveSlots = -1;
+  }
+
+  /** A task chosen for a starving job, and how many decisions the job had waited. */
+  record Pick(int task, long waited) {}
+
+  /** The starving job's task for {@code host}, or null if no job is starving with work here. */
+  Pick pick(int host, Set<JobState> excluded, Function<JobState, List<Integer>> tasksOf) {
+    if (rounds <= 0) {
+      return null;
+    }
+    if (liveSlots < 0) {
+      liveSlots = 0;
+      for (int h = 0; h < state.hostCount(); h++) {
+        liveSlots += state.alive(h) ? state.slots(h) : 0;
+      }
+    }
+    long limit = (long) rounds * Math.max(1, liveSlots);
+    JobState best = null;
+    int bestTask = -1;
+    for (JobState j : state.jobs) {
+      if (j.pending == 0 || excluded.contains(j) || decisions - j.lastServed <= limit
+          || best != null && j.lastServed >= best.lastServed) {
+        continue;
+      }
+      int t = queuedHere(j, host, tasksOf);
+      if (t >= 0) {
+        best = j;
+        bestTask = t;
+      }
+    }
+    return best == null ? null : new Pick(bestTask, decisions - best.lastServed);
+  }
+
+  /**
+   * A task of the job queued for this host, else one in a shared queue, else one queued for another
+   * host that has no slot for maps now (it may never have room: its containers may run for as long
+   * as the cluster does), or -1.
+   */
+  private int queuedHere(JobState j, int host, Function<JobState, List<Integer>> tasksOf) {
+    int[] found = {-1};
+    boolean queues = policy.forEachQueued(host, j, t -> {
+      found[0] = t;
+      return false;
+    });
+    if (!queues || found[0] >= 0) {
+      return found[0];
+    }
+    List<Integer> list = tasksOf.apply(j);
+    int elsewhere = -1;
+    for (int i = 0; i < list.size() && i < SCAN; i++) {
+      int t = list.get(i);
+      if (state.queued(t)) {
+        int q = policy.queueHostOf(t);
+        if (q < 0) {
+          return t;
+        }
+        // Only from a host that cannot run maps now: a plan's tasks waiting for their own free
+        // host wait on purpose (the policy's stealing rule decides when that stops paying).
+        if (elsewhere < 0 && state.slots(q) == 0) {
+          elsewhere = t;
+        }
+      }
+    }
+    return elsewhere;
+  }
+}
