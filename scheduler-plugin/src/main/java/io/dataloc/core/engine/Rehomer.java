@@ -161,8 +161,13 @@ final class Rehomer {
     }
 
     @Override
-    public int[] localHosts(int task) {
-      return state.replicas(task);
+    public int localCount(int task) {
+      return state.replicas(task).length;
+    }
+
+    @Override
+    public int localHost(int task, int i) {
+      return state.replicas(task)[i];
     }
 
     @Override

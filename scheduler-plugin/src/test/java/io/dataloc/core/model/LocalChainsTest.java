@@ -43,8 +43,13 @@ class LocalChainsTest {
     }
 
     @Override
-    public int[] localHosts(int task) {
-      return local[task];
+    public int localCount(int task) {
+      return local[task].length;
+    }
+
+    @Override
+    public int localHost(int task, int i) {
+      return local[task][i];
     }
 
     @Override
@@ -94,7 +99,7 @@ class LocalChainsTest {
       depth.put(source, 0);
       layer.add(source);
     } else {
-      for (int y : g.localHosts(entering)) {
+      for (int y : g.local()[entering]) {
         if (g.usable(y) && !depth.containsKey(y)) {
           depth.put(y, 1);
           if (target.test(y)) {
@@ -108,7 +113,7 @@ class LocalChainsTest {
       List<Integer> next = new ArrayList<>();
       for (int x : layer) {
         for (int t : g.on().get(x)) {
-          for (int y : g.localHosts(t)) {
+          for (int y : g.local()[t]) {
             if (g.usable(y) && !depth.containsKey(y)) {
               depth.put(y, depth.get(x) + 1);
               if (target.test(y)) {
@@ -134,7 +139,7 @@ class LocalChainsTest {
       assertTrue(g.usable(m.host()), "usable host " + m.host());
       assertTrue(hosts.add(m.host()), "each host entered once");
       boolean local = false;
-      for (int y : g.localHosts(m.task())) {
+      for (int y : g.local()[m.task()]) {
         local |= y == m.host();
       }
       assertTrue(local, "task " + m.task() + " is local on " + m.host());
