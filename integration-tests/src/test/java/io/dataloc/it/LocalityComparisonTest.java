@@ -1,5 +1,7 @@
 package io.dataloc.it;
 
+import io.dataloc.core.workload.Scenarios;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,8 +44,29 @@ class LocalityComparisonTest {
             + s.datalocMetrics().mapsOffSwitch());
       }
       assertTrue(rounds > 0, label + " did not finish the maps");
-      return new Outcome(label, job.dataLocal(), splits.size(), job.maxPerHost(), rounds, job.perHost());
+      Outcome measured = new Outcome(label, job.dataLocal(), splits.size(), job.maxPerHost(), rounds, job.perHost());
+      if (scheduler == LocalityScheduler.class) {
+        assertPredicted(measured, settings.get("yarn.scheduler.dataloc.assigner"), topology, splits, nodeMemoryMb / 1024);
+      }
+      return measured;
     }
+  }
+
+  /**
+   * The simulator runs the same plan mode (the core's MapService, PlanGuard, AmReplay, the
+   * adapter's default engine) through the same rounds without a ResourceManager: it must predict
+   * what the MockRM run measured — locality, rounds, the busiest host and the hosts' loads (which
+   * of two equally loaded hosts gets one more map depends on when the off-thread plan lands).
+   */
+  private static void assertPredicted(Outcome measured, String assigner, Map<String, String> topology,
+      List<List<String>> splits, int slots) {
+    var predicted = io.dataloc.sim.planmode.PlanModeSimulator.run(assigner, topology, splits, slots, 300);
+    System.out.println(measured.scheduler() + " predicted by the simulator: " + predicted);
+    assertEquals(measured.dataLocal(), predicted.dataLocal(), "data-local, predicted " + predicted);
+    assertEquals(measured.rounds(), predicted.rounds(), "rounds, predicted " + predicted);
+    assertEquals(measured.maxPerHost(), predicted.maxPerHost(), "busiest host, predicted " + predicted);
+    assertEquals(measured.perHost().values().stream().sorted().toList(),
+        predicted.perHost().values().stream().sorted().toList(), "hosts' loads, predicted " + predicted);
   }
 
   static void awaitPlan(MiniMr c) throws InterruptedException {

@@ -1,5 +1,7 @@
 package io.dataloc.it;
 
+import io.dataloc.core.workload.Scenarios;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

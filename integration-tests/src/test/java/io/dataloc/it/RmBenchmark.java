@@ -1,5 +1,7 @@
 package io.dataloc.it;
 
+import io.dataloc.core.workload.Scenarios;
+
 import io.dataloc.yarn.LocalityScheduler;
 import java.io.IOException;
 import java.nio.file.Files;

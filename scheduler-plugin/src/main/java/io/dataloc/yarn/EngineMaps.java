@@ -1,11 +1,10 @@
 package io.dataloc.yarn;
 
+import io.dataloc.core.am.AmReplay;
+import io.dataloc.core.am.MapService;
 import io.dataloc.core.am.PlanGuard;
 import io.dataloc.core.engine.Decision;
 import io.dataloc.core.engine.DecisionEngine;
-import io.dataloc.core.engine.Rehoming;
-import java.util.HashSet;
-import java.util.Set;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
@@ -16,11 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves a free container with the engine's maps: asks the engine which task the node should
- * run, checks YARN's facts (the job asks for maps now, the node is not blacklisted, the map fits,
- * the asks allow this node) and the plan's two declines, then allocates the container and tells
- * the engine which task the AM will really run there ({@link io.dataloc.core.am.AmReplay}).
- * Under the scheduler's monitor; each decision the adapter cannot carry out is released by name.
+ * Serves a free container with the engine's maps: the core's {@link MapService} runs the loop
+ * (the engine decides, the plan's declines, the AM's replay); this class gives it YARN's facts —
+ * whether the application asks for maps now, the blacklist, whether the map fits, whether the asks
+ * allow this node — allocates the container, and ties it to the task the AM will run in it. Under
+ * the scheduler's monitor.
  */
 final class EngineMaps {
   private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
@@ -39,145 +38,117 @@ final class EngineMaps {
     this.asks = asks;
   }
 
-  /** Asks the engine what this node should run and carries it out; false if nothing. */
+  /** Asks the engine what this node should run and carries it out ({@link MapService}); false if nothing. */
   boolean assign(FiCaSchedulerNode node) {
     DecisionEngine engine = ctx.engine();
     int host = engine.state().hostIndex(node.getNodeName());
     if (host < 0) {
       return false;
     }
-    LockHolds holds = ctx.holds();
-    Set<Long> excluded = new HashSet<>();
-    // Each try excludes the job it found unable to run here, so a job with work for this node is
-    // reached within as many tries as there are jobs ahead of it (bounded, for the lock's sake).
-    int maxTries = Math.min(MAX_TRIES, engine.activeJobs() + 1);
-    for (int tries = 0; tries < maxTries; tries++) {
-      ctx.working(null);
-      Decision d = engine.onSlotFree(host, excluded);
-      holds.mark("map: engine decides");
-      if (d == null) {
-        return false;
-      }
-      DatalocApp a = ctx.apps().byJob(d.jobId());
-      ctx.working(a == null ? null : a.id);
-      DatalocAppAttempt attempt = a == null ? null : ctx.currentAttempt(a.id);
-      SchedulerRequestKey key = attempt == null ? null : containers.mapKey(attempt);
+    Yarn facts = new Yarn(node);
+    Decision d = MapService.serve(engine, host, node.getNodeName(), node.getRackName(), facts, MAX_TRIES);
+    if (d == null) {
+      return false;
+    }
+    DatalocApp a = facts.app;
+    ctx.apps().tie(facts.container.getContainerId(), d.task());
+    containers.countMap(facts.type, a, node.getNodeName());
+    if (a.phase() == DatalocApp.Phase.ONLINE) {
+      ctx.apps().markDirty(a.id); // its pending tasks may need topping up (online.max-pending-per-job)
+    }
+    a.lastReason = d.reason();
+    return true;
+  }
+
+  /** YARN's facts about one decision on one node, for {@link MapService}: the application, its asks, the node. */
+  private final class Yarn implements MapService.Facts {
+    private final FiCaSchedulerNode node;
+    /** The decision's application, attempt and map key (set by {@link #before}). */
+    DatalocApp app;
+    DatalocAppAttempt attempt;
+    SchedulerRequestKey key;
+    NodeType type;
+    RMContainer container;
+
+    Yarn(FiCaSchedulerNode node) {
+      this.node = node;
+    }
+
+    @Override
+    public MapService.Refusal before(Decision d) {
+      app = ctx.apps().byJob(d.jobId());
+      ctx.working(app == null ? null : app.id);
+      attempt = app == null ? null : ctx.currentAttempt(app.id);
+      key = attempt == null ? null : containers.mapKey(attempt);
       if (key == null || attempt.isStopped() || containers.mapsWanted(attempt, key) <= 0
-          || a.phase() == DatalocApp.Phase.PLANNING) {
-        // The application does not ask for maps right now (not yet, or all asked for are
-        // allocated): its plan stays as it is and it sits out this heartbeat.
-        engine.unpick(d);
-        excluded.add(d.jobId());
-        if (a != null) {
-          asks.reconcile(a, attempt, key);
-        }
-        holds.mark("map: job not asking");
-        continue;
+          || app.phase() == DatalocApp.Phase.PLANNING) {
+        // Not asking for maps right now (not yet, or all asked for are allocated): its plan stays
+        // as it is and it sits out this heartbeat.
+        return MapService.Refusal.NOT_ASKING;
       }
       if (SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
-        engine.taskRefused(d.task(), host);
-        asks.reconcile(a, attempt, key);
-        continue;
+        return MapService.Refusal.BLACKLISTED;
       }
       if (!room.fits(node, attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource())) {
         // This job's maps are larger than what the node has left (the engine counts slots of the
-        // minimum allocation): the task stays where the plan put it, and the node may still serve
-        // another job's smaller maps.
-        engine.unpick(d);
-        excluded.add(d.jobId());
-        continue;
+        // minimum allocation): the task stays where the plan put it.
+        return MapService.Refusal.TOO_LARGE;
       }
-      ctx.faults().at(FaultInjector.ASSIGN_MAP, a.id);
-      // The plan's declines wait for a better node; a job the starvation guard serves has waited enough.
-      if (a.am != null && !d.starving() && declineNonLocal(engine, a, node, d)) {
-        holds.mark("map: decline non-local");
-        excluded.add(a.jobId);
-        continue;
-      }
-      holds.mark("map: decline non-local");
-      // What the AM will run here instead, if the plan meant another task: proposed, not yet done.
-      int amLocal = a.am == null ? -1 : a.am.peekLocal(node.getNodeName());
-      Rehoming proposal = amLocal < 0 ? null : engine.proposeReplacement(d, engine.task(a.jobId, amLocal));
-      if (proposal != null && !d.starving() && declinePlanBreaking(engine, a, node, d, proposal)) {
-        holds.mark("map: decline plan-breaking");
-        excluded.add(a.jobId);
-        continue;
-      }
-      holds.mark("map: decline plan-breaking"); // with the chain search of the proposal
-      NodeType type = attempt.levelFor(key, node);
-      if (type == null) {
-        // The asks do not allow this node (they may have changed since the plan): the task goes
-        // elsewhere and the job sits out this heartbeat here.
-        engine.taskRefused(d.task(), host);
-        excluded.add(d.jobId());
-        asks.reconcile(a, attempt, key);
-        continue;
-      }
-      RMContainer c = containers.allocate(attempt, key, node, type);
-      holds.mark("map: container");
-      if (c == null) {
-        engine.unpick(d);
-        return false;
-      }
-      if (a.guard != null) {
-        a.guard.taken(node.getNodeName());
-      }
-      if (a.am != null) {
-        int amTask = a.am.take(node.getNodeName(), node.getRackName());
-        d = engine.replaceStarted(d, engine.task(a.jobId, amTask), proposal);
-        holds.mark("map: AM replay");
-      }
-      ctx.apps().tie(c.getContainerId(), d.task());
-      containers.countMap(type, a, node.getNodeName());
-      if (a.phase() == DatalocApp.Phase.ONLINE) {
-        ctx.apps().markDirty(a.id); // its pending tasks may need topping up (online.max-pending-per-job)
-      }
-      a.lastReason = d.reason();
-      return true;
+      ctx.faults().at(FaultInjector.ASSIGN_MAP, app.id);
+      return null;
     }
-    return false;
-  }
 
-  /**
-   * The plan's non-local decline ({@link PlanGuard#nonLocal}): the decision is taken back and the
-   * job's tasks queued for this node go to nodes that can run them locally.
-   */
-  private boolean declineNonLocal(DecisionEngine engine, DatalocApp a, FiCaSchedulerNode node, Decision d) {
-    PlanGuard.Verdict v = a.guard.nonLocal(node.getNodeName(), a.am.peekKind(node.getNodeName(), node.getRackName()),
-        () -> a.am.localElsewhere(node.getNodeName(), h -> engine.state().hostIndex(h) >= 0
-            && engine.state().alive(engine.state().hostIndex(h))));
-    if (!v.declines()) {
-      return false;
-    }
-    declined(engine, d);
-    if (engine.releaseQueued(a.jobId, engine.state().hostIndex(node.getNodeName())) > 0) {
-      ctx.metrics().replans.incr();
-    }
-    return true;
-  }
+    @Override
+    public MapService.Replayed replayed(long jobId) {
+      DatalocApp a = app;
+      return a == null || a.am == null ? null : new MapService.Replayed() {
+        @Override
+        public AmReplay am() {
+          return a.am;
+        }
 
-  /**
-   * The plan-shape decline ({@link PlanGuard#planShape}): the AM will run here the first pending
-   * task of this host's list; if the plan meant another task and the engine's proposal finds no
-   * local chain to re-home it, this host's share of the job if it takes the container is its maps
-   * run or running, the container, and its queued tasks (the decided one back among them).
-   */
-  private boolean declinePlanBreaking(DecisionEngine engine, DatalocApp a, FiCaSchedulerNode node, Decision d,
-      Rehoming proposal) {
-    String host = node.getNodeName();
-    PlanGuard.Verdict v = a.guard.planShape(host, proposal.keepsLocality(),
-        () -> a.mapsOn.getOrDefault(host, 0) + 1 + engine.queuedOn(a.jobId, d.host()) + 1,
-        engine.state().slots(d.host()));
-    if (!v.declines()) {
-      return false;
-    }
-    declined(engine, d);
-    return true;
-  }
+        @Override
+        public PlanGuard guard() {
+          return a.guard;
+        }
 
-  /** A decline: the decision is released for this heartbeat; the node asks again on its next. */
-  private void declined(DecisionEngine engine, Decision d) {
-    engine.unpick(d);
-    ctx.metrics().declines.incr();
+        @Override
+        public int mapsOn(String host) {
+          return a.mapsOn.getOrDefault(host, 0);
+        }
+      };
+    }
+
+    @Override
+    public boolean allowed(Decision d) {
+      type = attempt.levelFor(key, node); // the asks may have changed since the plan
+      return type != null;
+    }
+
+    @Override
+    public boolean allocate(Decision d) {
+      container = containers.allocate(attempt, key, node, type);
+      return container != null;
+    }
+
+    @Override
+    public void released(Decision d, MapService.Refusal r) {
+      if (app != null && r != MapService.Refusal.TOO_LARGE) {
+        asks.reconcile(app, attempt, key);
+      }
+    }
+
+    @Override
+    public void declined(Decision d, PlanGuard.Verdict v, int moved) {
+      ctx.metrics().declines.incr();
+      if (moved > 0) {
+        ctx.metrics().replans.incr();
+      }
+    }
+
+    @Override
+    public void mark(String step) {
+      ctx.holds().mark(step);
+    }
   }
 }

@@ -59,6 +59,12 @@ class DatalocConfigurationTest {
   }
 
   @Test
+  void theSimulatorsResourceManagerEngineIsTheOneTheDefaultsBuild() {
+    assertEquals(io.dataloc.core.engine.EngineConfig.resourceManager("bar"),
+        DatalocConfiguration.load(new org.apache.hadoop.conf.Configuration(false)).engineConfig());
+  }
+
+  @Test
   void everyKeyHasAnInvalidExample() {
     assertEquals(DatalocConfiguration.KEYS.stream().map(DatalocConfiguration.Key::name).collect(Collectors.toSet()),
         INVALID.keySet());

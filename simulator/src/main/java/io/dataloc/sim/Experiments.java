@@ -23,6 +23,7 @@ public final class Experiments {
     REGISTRY.put("wang-hotspot", () -> new WangExperiment(true));
     REGISTRY.put("wang-stability", WangStabilityExperiment::new);
     REGISTRY.put("song", SongExperiment::new);
+    REGISTRY.put("plan-mode", io.dataloc.sim.planmode.PlanModeExperiment::new);
   }
 
   private Experiments() {}

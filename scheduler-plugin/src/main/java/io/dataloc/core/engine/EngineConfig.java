@@ -52,6 +52,16 @@ public record EngineConfig(
         200_000, 1L, 0, 0);
   }
 
+  /**
+   * The engine a ResourceManager runs with Dataloc's default settings and this assigner: what the
+   * adapter builds from an empty {@code yarn-site.xml} (a test holds the two equal), for the
+   * simulator's plan-mode runs.
+   */
+  public static EngineConfig resourceManager(String assigner) {
+    return new EngineConfig("jsq-maxweight-steal", "fair", assigner, CostModel.of(1000, 2000, 3000, 0), 800, 500, 200, 0,
+        3, 3, 200_000, 1L, 2, 3);
+  }
+
   public EngineConfig withPolicy(String p) {
     return new EngineConfig(p, ordering, planner, planCost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
         maxPlanTasks, seed, starvation, costLearnSamples);

@@ -1,4 +1,4 @@
-package io.dataloc.it;
+package io.dataloc.core.workload;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,12 +6,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-/** Seeded cluster topologies and split placements shared by the MockRM tests. */
-final class Scenarios {
+/**
+ * Seeded cluster topologies (host → rack) and split placements (each split's hosts): the one
+ * workload source of the MockRM tests, the RM benchmark and the simulator's plan-mode runs.
+ */
+public final class Scenarios {
   private Scenarios() {}
 
   /** Hosts h1..hn, the first half on /r1, the rest on /r2. */
-  static Map<String, String> twoRacks(int hosts) {
+  public static Map<String, String> twoRacks(int hosts) {
     Map<String, String> m = new LinkedHashMap<>();
     for (int i = 1; i <= hosts; i++) {
       m.put("h" + i, i <= (hosts + 1) / 2 ? "/r1" : "/r2");
@@ -20,7 +23,7 @@ final class Scenarios {
   }
 
   /** Hosts h1..hn on racks of {@code perRack} hosts each (/r1, /r2, ...). */
-  static Map<String, String> racks(int hosts, int perRack) {
+  public static Map<String, String> racks(int hosts, int perRack) {
     Map<String, String> m = new LinkedHashMap<>();
     for (int i = 1; i <= hosts; i++) {
       m.put("h" + i, "/r" + (1 + (i - 1) / perRack));
@@ -32,7 +35,7 @@ final class Scenarios {
    * HDFS's default block placement: the first replica on a random host, the second on a host of
    * another rack, the third on another host of the second's rack.
    */
-  static List<List<String>> hdfs(int splits, Map<String, String> topology, long seed) {
+  public static List<List<String>> hdfs(int splits, Map<String, String> topology, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     List<String> hosts = new ArrayList<>(topology.keySet());
     Map<String, List<String>> byRack = new LinkedHashMap<>();
@@ -62,7 +65,7 @@ final class Scenarios {
   }
 
   /** Every split on {@code replicas} distinct hosts drawn uniformly. */
-  static List<List<String>> spread(int splits, int hosts, int replicas, long seed) {
+  public static List<List<String>> spread(int splits, int hosts, int replicas, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     List<List<String>> out = new ArrayList<>();
     for (int s = 0; s < splits; s++) {
@@ -72,7 +75,7 @@ final class Scenarios {
   }
 
   /** Most splits (80%) only on the first {@code hot} hosts. */
-  static List<List<String>> skewed(int splits, int hosts, int hot, int replicas, long seed) {
+  public static List<List<String>> skewed(int splits, int hosts, int hot, int replicas, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     List<List<String>> out = new ArrayList<>();
     for (int s = 0; s < splits; s++) {

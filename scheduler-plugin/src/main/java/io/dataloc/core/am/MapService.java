@@ -1,0 +1,184 @@
+package io.dataloc.core.am;
+
+import io.dataloc.core.engine.Decision;
+import io.dataloc.core.engine.DecisionEngine;
+import io.dataloc.core.engine.Rehoming;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Serving one free slot with the engine's maps — the loop the ResourceManager adapter and the
+ * simulator share, so what the simulator measures is the plan mode that ships.
+ *
+ * <p>One try: the engine decides ({@link DecisionEngine#onSlotFree}); the caller's facts may refuse
+ * the decision (the application asks for no maps now, the node is blacklisted, the map does not
+ * fit), and each refusal is released by its name; for a job whose MapReduce AM is replayed, the
+ * plan's declines are asked of its {@link PlanGuard} (non-local first, then the plan's shape, with
+ * the engine's re-homing proposal, {@link DecisionEngine#proposeReplacement}); then the caller
+ * allocates the container, and the engine commits what the AM will really run in it
+ * ({@link AmReplay#take}, {@link DecisionEngine#replaceStarted}). A job that cannot use the slot is
+ * excluded and the engine asked again: at most as many tries as there are jobs (and
+ * {@code maxTries}), so the work per free slot is bounded. A decision the starvation guard made
+ * is never declined: its job has waited enough.
+ */
+public final class MapService {
+  /** What the service needs to know of a job whose AM it replays. */
+  public interface Replayed {
+    AmReplay am();
+
+    PlanGuard guard();
+
+    /** The job's maps run or running on {@code host}. */
+    int mapsOn(String host);
+  }
+
+  /** Why the caller cannot carry out a decision; each names the release the engine makes. */
+  public enum Refusal {
+    /** The application asks for no maps now: the task goes back where it came from; the job sits out this slot. */
+    NOT_ASKING(false, true),
+    /** The node is blacklisted for the application: the task is routed anywhere but this node. */
+    BLACKLISTED(true, false),
+    /** The job's map is larger than the node's room: the task goes back; smaller maps may still fit. */
+    TOO_LARGE(false, true),
+    /** The application's asks do not allow this node: the task is routed elsewhere; the job sits out this slot. */
+    ASKS_FORBID(true, true);
+
+    /** Released with {@link DecisionEngine#taskRefused} (else {@link DecisionEngine#unpick}). */
+    final boolean refuseHost;
+    /** The job sits out the rest of this slot. */
+    final boolean exclude;
+
+    Refusal(boolean refuseHost, boolean exclude) {
+      this.refuseHost = refuseHost;
+      this.exclude = exclude;
+    }
+  }
+
+  /** What the caller knows that the engine does not (the adapter: YARN's asks, nodes and containers). */
+  public interface Facts {
+    /** The job's replay and guard, or null if its AM is not replayed (not planned, not MapReduce). */
+    Replayed replayed(long jobId);
+
+    /** Why the decision cannot be carried out now (checked before the plan's declines), or null. */
+    Refusal before(Decision d);
+
+    /** Whether the asks allow the decided node (checked after the declines, just before the container). */
+    boolean allowed(Decision d);
+
+    /** Allocates the container for the decision; false if it could not (the slot is then given up). */
+    boolean allocate(Decision d);
+
+    /** A refusal of {@code d} was released (the adapter reconciles the job's asks). */
+    default void released(Decision d, Refusal r) {}
+
+    /** A decision was declined by the plan's guard ({@code moved}: the job's tasks re-routed from this host). */
+    default void declined(Decision d, PlanGuard.Verdict v, int moved) {}
+
+    /** A step of the loop ended (the adapter measures its lock holds by step). */
+    default void mark(String step) {}
+  }
+
+  private MapService() {}
+
+  /**
+   * Serves one free slot on {@code host} ({@code hostName} in {@code rack}); the decision carried
+   * out, as the AM will really run it, or null if no job could use the slot.
+   */
+  public static Decision serve(DecisionEngine engine, int host, String hostName, String rack, Facts facts,
+      int maxTries) {
+    Set<Long> excluded = new HashSet<>();
+    int tries = Math.min(maxTries, engine.activeJobs() + 1);
+    for (int i = 0; i < tries; i++) {
+      Decision d = engine.onSlotFree(host, excluded);
+      facts.mark("map: engine decides");
+      if (d == null) {
+        return null;
+      }
+      Refusal r = facts.before(d);
+      if (r != null) {
+        release(engine, d, r, host, excluded, facts);
+        continue;
+      }
+      Replayed job = facts.replayed(d.jobId());
+      int moved = job == null || d.starving() ? -1 : declineNonLocal(engine, job, d, hostName, rack);
+      if (moved >= 0) {
+        excluded.add(d.jobId());
+        facts.declined(d, PlanGuard.Verdict.DECLINE_NON_LOCAL, moved);
+        facts.mark("map: decline non-local");
+        continue;
+      }
+      facts.mark("map: decline non-local");
+      // What the AM will run here instead, if the plan meant another task: proposed, not yet done.
+      int amLocal = job == null ? -1 : job.am().peekLocal(hostName);
+      Rehoming proposal = amLocal < 0 ? null : engine.proposeReplacement(d, engine.task(d.jobId(), amLocal));
+      if (proposal != null && !d.starving() && declinePlanShape(engine, job, d, hostName, proposal)) {
+        excluded.add(d.jobId());
+        facts.declined(d, PlanGuard.Verdict.DECLINE_PLAN_SHAPE, 0);
+        facts.mark("map: decline plan-breaking");
+        continue;
+      }
+      facts.mark("map: decline plan-breaking");
+      if (!facts.allowed(d)) {
+        release(engine, d, Refusal.ASKS_FORBID, host, excluded, facts);
+        continue;
+      }
+      if (!facts.allocate(d)) {
+        engine.unpick(d);
+        return null;
+      }
+      facts.mark("map: container");
+      if (job != null) {
+        job.guard().taken(hostName);
+        d = engine.replaceStarted(d, engine.task(d.jobId(), job.am().take(hostName, rack)), proposal);
+        facts.mark("map: AM replay");
+      }
+      return d;
+    }
+    return null;
+  }
+
+  private static void release(DecisionEngine engine, Decision d, Refusal r, int host, Set<Long> excluded,
+      Facts facts) {
+    if (r.refuseHost) {
+      engine.taskRefused(d.task(), host);
+    } else {
+      engine.unpick(d);
+    }
+    if (r.exclude) {
+      excluded.add(d.jobId());
+    }
+    facts.released(d, r);
+  }
+
+  /**
+   * {@link PlanGuard#nonLocal}; on a decline the job's tasks queued for this host go where they are
+   * local. How many moved, or -1 if not declined.
+   */
+  private static int declineNonLocal(DecisionEngine engine, Replayed job, Decision d, String hostName,
+      String rack) {
+    PlanGuard.Verdict v = job.guard().nonLocal(hostName, job.am().peekKind(hostName, rack),
+        () -> job.am().localElsewhere(hostName, h -> engine.state().hostIndex(h) >= 0
+            && engine.state().alive(engine.state().hostIndex(h))));
+    if (!v.declines()) {
+      return -1;
+    }
+    engine.unpick(d);
+    return engine.releaseQueued(d.jobId(), d.host());
+  }
+
+  /**
+   * {@link PlanGuard#planShape}: this host's share of the job if it takes the container is its maps
+   * run or running, the container, and its queued tasks (the decided one back among them).
+   */
+  private static boolean declinePlanShape(DecisionEngine engine, Replayed job, Decision d, String hostName,
+      Rehoming proposal) {
+    PlanGuard.Verdict v = job.guard().planShape(hostName, proposal.keepsLocality(),
+        () -> job.mapsOn(hostName) + 1 + engine.queuedOn(d.jobId(), d.host()) + 1,
+        engine.state().slots(d.host()));
+    if (!v.declines()) {
+      return false;
+    }
+    engine.unpick(d);
+    return true;
+  }
+}
