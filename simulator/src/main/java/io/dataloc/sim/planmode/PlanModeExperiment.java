@@ -51,6 +51,7 @@ public final class PlanModeExperiment implements Experiment {
           "host", "maps", hosts, bars);
     }
     csv.write(o.out().resolve(name() + ".csv"));
-    return t.toString();
+    return "plan-mode: the MockRM comparison's scenarios through the ResourceManager's plan mode, simulated\n"
+        + t;
   }
 }
