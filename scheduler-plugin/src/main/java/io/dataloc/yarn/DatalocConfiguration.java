@@ -157,9 +157,7 @@ public final class DatalocConfiguration {
 
   /**
    * The settings a ResourceManager starts with: every key valid, and no resource type beyond
-   * memory and vcores (GPUs, FPGAs: refused here, not ignored later).
-   *
-   * @throws org.apache.hadoop.yarn.exceptions.YarnRuntimeException naming the bad key or resource types
+   * memory and vcores (GPUs, FPGAs: refused here, not ignored later); else an error naming them.
    */
   static Settings atStart(Configuration conf) {
     Settings s;
@@ -178,9 +176,8 @@ public final class DatalocConfiguration {
   }
 
   /**
-   * The settings of a refresh ({@code -refreshQueues}) of a ResourceManager running {@code current}.
-   *
-   * @throws java.io.IOException "refused: ..." naming the bad key, or a key read at start only
+   * The settings of a refresh ({@code -refreshQueues}) of a ResourceManager running {@code current};
+   * else an {@code IOException} "refused: ..." naming the bad key, or a key read at start only.
    */
   static Settings onRefresh(Configuration conf, Settings current) throws java.io.IOException {
     Settings next;

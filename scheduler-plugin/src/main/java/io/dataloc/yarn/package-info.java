@@ -16,9 +16,11 @@
  *       {@code NodeEvents}: nodes added, resized, relabelled, decommissioned, lost;
  *   <li>{@code PlacementPipeline}: the placement read, the plan within its budget, the plan's
  *       entry into the engine in chunks;
- *   <li>{@code Heartbeat}: one node heartbeat's order; {@code EngineMaps}: the engine's maps with
- *       the plan's declines; {@code OtherWork}: everything the engine does not serve, as the FIFO
- *       scheduler serves it; {@code Containers}: one container allocated, counted, completed;
+ *   <li>{@code Heartbeat}: one node heartbeat's order; {@code EngineMaps}: YARN's facts for the
+ *       core's free-slot loop ({@code core.am.MapService}: the engine's decision, the plan's
+ *       declines, the AM's replay); {@code OtherWork}: everything the engine does not serve, as
+ *       the FIFO scheduler serves it; {@code Containers}: one container allocated, counted,
+ *       completed;
  *   <li>{@code AskSync}: the engine kept true to the asks ({@code core.am.AskReconciler});
  *       {@code AmHeartbeat}: an AM's {@code allocate};
  *   <li>{@code ClusterRoom}: used resources, the AM limit, labelled nodes, headroom;

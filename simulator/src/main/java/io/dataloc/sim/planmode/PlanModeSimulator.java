@@ -12,9 +12,6 @@ import io.dataloc.core.engine.PlanApplication;
 import io.dataloc.core.engine.PlanHosts;
 import io.dataloc.core.engine.PlanInput;
 import io.dataloc.core.model.Assignment;
-import io.dataloc.core.offline.AssignerOptions;
-import io.dataloc.core.offline.Assigners;
-import io.dataloc.core.offline.HostLevelling;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -25,8 +22,8 @@ import java.util.TreeMap;
 /**
  * The plan mode that ships, without a ResourceManager: the MockRM harness's rounds (the
  * comparison test's and the RM benchmark's) replayed on the engine with the adapter's defaults
- * ({@link EngineConfig#resourceManager}), the plan made as the adapter makes it (the assigner,
- * then host levelling), and every free slot served by the core's {@link MapService} — the same
+ * ({@link EngineConfig#resourceManager}), the plan made as the adapter makes it ({@link
+ * BudgetedPlanner}: the assigner within its budget, then host levelling), and every free slot served by the core's {@link MapService} — the same
  * loop, declines ({@link PlanGuard}) and AM replay ({@link AmReplay}) the adapter runs — with ask
  * reconciliation by {@link AskReconciler}.
  *
@@ -90,11 +87,11 @@ public final class PlanModeSimulator {
     level = new int[m];
     ranOn = new String[m];
     outstanding = m;
-    // The plan, as the adapter makes it: the hosts' snapshot, the assigner, host levelling.
+    // The plan, as the adapter makes it: the hosts' snapshot, then the adapter's planner (the
+    // assigner within plan.time-budget-ms, round-robin past it, host levelling) on a thread of its own.
     PlanHosts planHosts = engine.planHosts(h -> slots);
     PlanInput input = planHosts.input(splits);
-    Assignment plan = Assigners.create(assigner, AssignerOptions.defaults().withSeed(1L)).assign(input.problem());
-    plan = HostLevelling.level(input.problem(), plan, BudgetedPlanner.LEVELLING_MOVES);
+    Assignment plan = plan(input, assigner);
     PlanApplication app = PlanApplication.prepare(JOB, "alice", input, plan);
     while (!engine.applySome(app, Integer.MAX_VALUE)) {
       // all at once
@@ -103,6 +100,27 @@ public final class PlanModeSimulator {
     planTasks = m;
     replay = new AmReplay(splits, topology::get);
     guard = PlanGuard.of(input.problem(), plan, EngineConfig.resourceManager(assigner).nodeDelay());
+  }
+
+  /** The adapter's defaults: {@code plan.time-budget-ms} 2000, {@code plan.fallback-assigner} round-robin, seed 1. */
+  private static Assignment plan(PlanInput input, String assigner) {
+    java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "plan-mode-planner");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      BudgetedPlanner.Result r = new BudgetedPlanner(thread).plan(input.problem(), assigner, "round-robin", 1L, 2000);
+      if (r.plan() == null) {
+        throw new IllegalStateException("planning failed: " + r.failure());
+      }
+      return r.plan();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while planning", e);
+    } finally {
+      thread.shutdownNow();
+    }
   }
 
   /** Runs the job to its end or {@code maxRounds}; rounds is -1 if it did not finish. */
