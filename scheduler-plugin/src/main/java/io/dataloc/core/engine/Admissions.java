@@ -2,15 +2,14 @@ package io.dataloc.core.engine;
 
 import io.dataloc.core.model.Assignment;
 import io.dataloc.core.model.CostModel;
-import io.dataloc.core.offline.Assigner;
 import io.dataloc.core.online.OnlinePolicy;
 import java.util.List;
 import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 
 /**
- * Jobs entering the engine: routed online task by task, or planned (here, with the configured
- * assigner, or elsewhere and applied in chunks) against the hosts' current loads. A planned task
+ * Jobs entering the engine: routed online task by task, or planned by the caller (off its lock,
+ * with {@link BudgetedPlanner}) against the hosts' current loads and applied in chunks. A planned task
  * enters its planned host's queue if that host is alive, else it is routed; a task the plan did
  * not cover, or a job whose plan cannot be made, is routed online: admission never loses a task.
  */
@@ -19,16 +18,14 @@ final class Admissions {
   private final EngineState state;
   private final OnlinePolicy policy;
   private final EngineJobs jobs;
-  private final Assigner planner;
   private final Supplier<CostModel> planCost;
 
-  Admissions(EngineConfig config, EngineState state, OnlinePolicy policy, EngineJobs jobs, Assigner planner,
+  Admissions(EngineConfig config, EngineState state, OnlinePolicy policy, EngineJobs jobs,
       Supplier<CostModel> planCost) {
     this.config = config;
     this.state = state;
     this.policy = policy;
     this.jobs = jobs;
-    this.planner = planner;
     this.planCost = planCost;
   }
 
@@ -38,30 +35,6 @@ final class Admissions {
       policy.route(jobs.addOneByOne(j, reps));
     }
     return new Admission(jobId, replicaHosts.size(), false, "none", null, "routed online");
-  }
-
-  Admission submitPlannedJob(long jobId, String user, List<List<String>> replicaHosts) {
-    if (planner == null) {
-      return submitJob(jobId, user, replicaHosts);
-    }
-    if (replicaHosts.size() > config.maxPlanTasks()) {
-      Admission a = submitJob(jobId, user, replicaHosts);
-      return new Admission(jobId, a.tasks(), false, planner.name(), null,
-          "job has " + replicaHosts.size() + " tasks, above the plan limit " + config.maxPlanTasks());
-    }
-    PlanInput in = planInput(replicaHosts, state::slots);
-    if (in == null) {
-      Admission a = submitJob(jobId, user, replicaHosts);
-      return new Admission(jobId, a.tasks(), false, planner.name(), null, "no live host to plan on");
-    }
-    Assignment plan;
-    try {
-      plan = planner.assign(in.problem());
-    } catch (RuntimeException e) {
-      Admission a = submitJob(jobId, user, replicaHosts);
-      return new Admission(jobId, a.tasks(), false, planner.name(), null, "planner failed: " + e.getMessage());
-    }
-    return applyPlan(jobId, user, in, plan);
   }
 
   PlanHosts planHosts(IntUnaryOperator jobSlots) {
@@ -84,7 +57,7 @@ final class Admissions {
       // one call applies everything
     }
     Admission a = app.admission();
-    return planner == null ? a : new Admission(a.jobId(), a.tasks(), true, planner.name(), a.plan(), a.note());
+    return new Admission(a.jobId(), a.tasks(), true, config.planner(), a.plan(), a.note());
   }
 
   boolean applySome(PlanApplication app, int maxTasks) {

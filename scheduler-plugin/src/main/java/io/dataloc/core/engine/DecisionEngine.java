@@ -4,9 +4,6 @@ import io.dataloc.core.jobs.JobOrderings;
 import io.dataloc.core.model.Assignment;
 import io.dataloc.core.model.Level;
 import io.dataloc.core.model.LocalChains;
-import io.dataloc.core.offline.Assigner;
-import io.dataloc.core.offline.AssignerOptions;
-import io.dataloc.core.offline.Assigners;
 import io.dataloc.core.online.OnlinePolicies;
 import io.dataloc.core.online.OnlinePolicy;
 import java.util.List;
@@ -15,18 +12,18 @@ import java.util.List;
  * The decision engine shared by the ResourceManager adapter and the simulator: events in (hosts
  * come and go, jobs and tasks arrive, slots free up, tasks finish), decisions out (run task i of
  * job J on host h, at a locality level, with a reason). "Plans route, queues serve": a job whose
- * tasks are known together may be planned by an offline {@link Assigner} against the hosts'
- * current loads, and its tasks enter the policy's queues where the plan put them; tasks that
- * arrive one at a time are routed by the online policy; a free slot is served by the policy.
+ * tasks are known together may be planned by an offline assigner against the hosts' current
+ * loads, and its tasks enter the policy's queues where the plan put them; tasks that arrive one at
+ * a time are routed by the online policy; a free slot is served by the policy.
  *
  * <h2>Protocol</h2>
  *
  * <ol>
  *   <li><b>Hosts</b>: {@link #addHost}; {@link #setSlots} as a host's room changes;
  *       {@link #drainHost} (decommissioning), {@link #removeHost} (lost).
- *   <li><b>Jobs</b>: {@link #submitJob} (routed online) or {@link #submitPlannedJob}; a plan made
- *       by the caller off its lock: {@link #planHosts} under the lock, the problem built and
- *       planned outside it, then {@link #applySome} a chunk per hold; {@link #addTasks} as an
+ *   <li><b>Jobs</b>: {@link #submitJob} (routed online); or planned by the caller off its lock
+ *       ({@link BudgetedPlanner}, the one planning path): {@link #planHosts} under the lock, the
+ *       problem built and planned outside it, then {@link #applySome} a chunk per hold; {@link #addTasks} as an
  *       online job's tasks arrive; {@link #setPriority}, {@link #setParked} (asks for nothing
  *       now); {@link #removeJob}.
  *   <li><b>A free slot</b>: {@link #onSlotFree} decides and the task runs from then on. A decision
@@ -53,7 +50,6 @@ public final class DecisionEngine {
   private final EngineState state;
   private final OnlinePolicy policy;
   private final EngineLearning learning;
-  private final Assigner planner;
   private final StarvationGuard guard;
   private final EngineJobs jobs;
   private final Rehomer rehomer;
@@ -65,13 +61,11 @@ public final class DecisionEngine {
     this.state = new EngineState(config.seed(), JobOrderings.create(config.ordering()));
     this.policy = OnlinePolicies.create(config.policy(), config.nodeDelay(), config.rackDelay());
     this.learning = new EngineLearning(config);
-    this.planner = config.planner().equals("none") ? null
-        : Assigners.create(config.planner(), AssignerOptions.defaults().withSeed(config.seed()));
     policy.attach(state, learning.rates());
     this.guard = new StarvationGuard(config.starvation(), state, policy);
     this.jobs = new EngineJobs(state, policy, guard);
     this.rehomer = new Rehomer(state, policy, jobs::pending);
-    this.admissions = new Admissions(config, state, policy, jobs, planner, this::planCost);
+    this.admissions = new Admissions(config, state, policy, jobs, this::planCost);
     this.hosts = new EngineHosts(state, policy, guard);
   }
 
@@ -120,14 +114,7 @@ public final class DecisionEngine {
     return admissions.submitJob(jobId, user, replicaHosts);
   }
 
-  /**
-   * A job whose tasks arrive together: planned with the configured assigner against the hosts'
-   * current loads, unless there is no planner, the job exceeds the plan size limit, or no host is
-   * alive; then routed online. A failing planner never loses tasks: they are routed online.
-   */
-  public Admission submitPlannedJob(long jobId, String user, List<List<String>> replicaHosts) {
-    return admissions.submitPlannedJob(jobId, user, replicaHosts);
-  }
+
 
   /**
    * The planning problem for a job's tasks against the current cluster, where host {@code h} runs

@@ -176,11 +176,25 @@ class DecisionEngineTest {
     assertEquals(2, ((JsqMaxWeight) e.policy()).commonQueueLength());
   }
 
+  /** Plans a job as the adapter and the simulator do ({@link BudgetedPlanner}) and applies it. */
+  static Admission planAndApply(DecisionEngine e, long id, List<List<String>> reps, String assigner) {
+    java.util.concurrent.ExecutorService thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      PlanInput in = e.planInput(reps, e.state()::slots);
+      BudgetedPlanner.Result r = new BudgetedPlanner(thread).plan(in.problem(), assigner, "round-robin", 1L, 10_000);
+      return e.applyPlan(id, "u", reps, in, r.plan());
+    } catch (InterruptedException ex) {
+      throw new IllegalStateException(ex);
+    } finally {
+      thread.shutdownNow();
+    }
+  }
+
   @Test
-  void submitPlannedJobUsesTheConfiguredAssigner() {
+  void aPlannedJobEntersThePolicysQueuesWithItsPlan() {
     DecisionEngine e = engine("jsq-maxweight", "a", "b", "c");
     List<List<String>> reps = List.of(List.of("a"), List.of("a"), List.of("a"), List.of("b"), List.of("c"));
-    Admission adm = e.submitPlannedJob(3, "u", reps);
+    Admission adm = planAndApply(e, 3, reps, "bar");
     assertTrue(adm.planned());
     assertEquals("bar", adm.planner());
     assertEquals(5, adm.plan().local() + adm.plan().rackLocal() + adm.plan().remote());
@@ -197,7 +211,7 @@ class DecisionEngineTest {
       for (int i = 0; i < 12; i++) {
         reps.add(List.of(i % 2 == 0 ? "a" : "b", "c"));
       }
-      e.submitPlannedJob(1, "u", reps);
+      planAndApply(e, 1, reps, "bar");
       Decision first = e.onSlotFree(0);
       assertNotNull(first, policy);
       e.removeHost(0);
