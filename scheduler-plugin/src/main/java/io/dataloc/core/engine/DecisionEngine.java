@@ -183,7 +183,7 @@ public final class DecisionEngine {
     if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
       return null;
     }
-    java.util.Set<JobState> excluded = jobs.excluded(excludedJobs);
+    java.util.Set<io.dataloc.core.jobs.JobView> excluded = jobs.excluded(excludedJobs);
     guard.tick();
     StarvationGuard.Pick starving = guard.pick(host, excluded, jobs::tasksOf);
     if (starving != null) {

@@ -172,8 +172,8 @@ final class EngineJobs {
   }
 
   /** The parked jobs and those of the given ids: the jobs a decision may not choose. */
-  Set<JobState> excluded(Set<Long> jobIds) {
-    Set<JobState> out = new HashSet<>(parked);
+  Set<io.dataloc.core.jobs.JobView> excluded(Set<Long> jobIds) {
+    Set<io.dataloc.core.jobs.JobView> out = new HashSet<>(parked);
     for (long id : jobIds) {
       JobState j = jobs.get(id);
       if (j != null) {

@@ -18,8 +18,7 @@ import java.util.SplittableRandom;
  * not as the tasks ever seen. A number's {@linkplain #generation generation} grows with each reuse,
  * so an index that keeps numbers lazily can tell a stale entry from the number's new task.
  */
-public final class EngineState {
-  public static final int NO_RACK = -1;
+public final class EngineState implements io.dataloc.core.online.PolicyState {
 
   private final List<String> hostNames = new ArrayList<>();
   private final Map<String, Integer> hostIndex = new HashMap<>();
@@ -370,9 +369,10 @@ public final class EngineState {
   }
 
   /** Compares two jobs: higher priority first, then the configured ordering at the current time. */
-  public int compareJobs(JobState a, JobState b) {
-    if (a.priority != b.priority) {
-      return Integer.compare(b.priority, a.priority);
+  @Override
+  public int compareJobs(io.dataloc.core.jobs.JobView a, io.dataloc.core.jobs.JobView b) {
+    if (a.priority() != b.priority()) {
+      return Integer.compare(b.priority(), a.priority());
     }
     return ordering.compare(a, b, now, this::userTime);
   }

@@ -56,7 +56,7 @@ final class StarvationGuard {
   record Pick(int task, long waited) {}
 
   /** The starving job's task for {@code host}, or null if no job is starving with work here. */
-  Pick pick(int host, Set<JobState> excluded, Function<JobState, List<Integer>> tasksOf) {
+  Pick pick(int host, Set<io.dataloc.core.jobs.JobView> excluded, Function<JobState, List<Integer>> tasksOf) {
     if (rounds <= 0) {
       return null;
     }

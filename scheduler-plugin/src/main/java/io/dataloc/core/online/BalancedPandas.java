@@ -1,6 +1,5 @@
 package io.dataloc.core.online;
 
-import io.dataloc.core.engine.EngineState;
 import io.dataloc.core.model.Level;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +23,7 @@ import java.util.TreeSet;
 public final class BalancedPandas implements OnlinePolicy {
   private static final String[] WHY = {"local queue first", "rack queue: local queue empty",
       "remote queue: local and rack queues empty"};
-  private EngineState s;
+  private PolicyState s;
   private ServiceRates rates;
   private final List<TaskQueue[]> queues = new ArrayList<>();
   private long[] work = new long[16];
@@ -41,7 +40,7 @@ public final class BalancedPandas implements OnlinePolicy {
   }
 
   @Override
-  public void attach(EngineState state, ServiceRates r) {
+  public void attach(PolicyState state, ServiceRates r) {
     this.s = state;
     this.rates = r;
     byWork = new TreeSet<>(this::compareWork);
@@ -102,14 +101,14 @@ public final class BalancedPandas implements OnlinePolicy {
       return;
     }
     byWork.add(h);
-    if (s.rackOf(h) != EngineState.NO_RACK) {
+    if (s.rackOf(h) != PolicyState.NO_RACK) {
       rackSet(s.rackOf(h)).add(h);
     }
   }
 
   private void unindex(int h) {
     byWork.remove(h);
-    if (s.rackOf(h) != EngineState.NO_RACK) {
+    if (s.rackOf(h) != PolicyState.NO_RACK) {
       rackSet(s.rackOf(h)).remove(h);
     }
   }
@@ -155,7 +154,7 @@ public final class BalancedPandas implements OnlinePolicy {
     }
     for (int h : s.replicas(task)) {
       int rack = s.rackOf(h);
-      if (rack != EngineState.NO_RACK && rack < rackByWork.size() && !rackSet(rack).isEmpty()) {
+      if (rack != PolicyState.NO_RACK && rack < rackByWork.size() && !rackSet(rack).isEmpty()) {
         int c = rackSet(rack).first();
         Level l = s.level(task, c);
         if (best < 0 || better(c, l, best, bestLevel)) {

@@ -1,7 +1,6 @@
 package io.dataloc.core.online;
 
-import io.dataloc.core.engine.EngineState;
-import io.dataloc.core.engine.JobState;
+import io.dataloc.core.jobs.JobView;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -24,9 +23,9 @@ public final class FairSharing implements OnlinePolicy {
   private final boolean delay;
   private final int nodeDelay;
   private final int rackDelay;
-  private EngineState s;
-  private final Map<JobState, PendingIndex> perJob = new HashMap<>();
-  private final Map<JobState, int[]> skips = new HashMap<>();
+  private PolicyState s;
+  private final Map<JobView, PendingIndex> perJob = new HashMap<>();
+  private final Map<JobView, int[]> skips = new HashMap<>();
 
   private FairSharing(boolean delay, int nodeDelay, int rackDelay) {
     this.delay = delay;
@@ -52,7 +51,7 @@ public final class FairSharing implements OnlinePolicy {
   }
 
   @Override
-  public void attach(EngineState state, ServiceRates rates) {
+  public void attach(PolicyState state, ServiceRates rates) {
     this.s = state;
   }
 
@@ -80,18 +79,18 @@ public final class FairSharing implements OnlinePolicy {
     }
     if (!delay) {
       // Naive fair sharing never skips: only the first job in order matters.
-      JobState first = null;
-      for (JobState j : perJob.keySet()) {
+      JobView first = null;
+      for (JobView j : perJob.keySet()) {
         if (first == null || s.compareJobs(j, first) < 0) {
           first = j;
         }
       }
       return pickFrom(first, host);
     }
-    PriorityQueue<JobState> order = new PriorityQueue<>(perJob.size(), s::compareJobs);
+    PriorityQueue<JobView> order = new PriorityQueue<>(perJob.size(), s::compareJobs);
     order.addAll(perJob.keySet());
     while (!order.isEmpty()) {
-      JobState j = order.poll();
+      JobView j = order.poll();
       PendingIndex idx = perJob.get(j);
       int t = idx.firstOnHost(s, host);
       if (t >= 0) {
@@ -116,7 +115,7 @@ public final class FairSharing implements OnlinePolicy {
     return null;
   }
 
-  private Pick pickFrom(JobState j, int host) {
+  private Pick pickFrom(JobView j, int host) {
     PendingIndex idx = perJob.get(j);
     int t = idx.firstOnHost(s, host);
     if (t >= 0) {
@@ -129,7 +128,7 @@ public final class FairSharing implements OnlinePolicy {
     return take(idx, j, idx.firstAny(s), host, "fair share; any task");
   }
 
-  private Pick take(PendingIndex idx, JobState j, int t, int host, String why) {
+  private Pick take(PendingIndex idx, JobView j, int t, int host, String why) {
     idx.left();
     if (idx.pending() == 0) {
       perJob.remove(j);

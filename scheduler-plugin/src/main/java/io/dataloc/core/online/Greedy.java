@@ -1,6 +1,5 @@
 package io.dataloc.core.online;
 
-import io.dataloc.core.engine.EngineState;
 import io.dataloc.core.model.Level;
 
 /**
@@ -9,7 +8,7 @@ import io.dataloc.core.model.Level;
  * else the earliest pending task. No queues, no waiting, no balance.
  */
 public final class Greedy implements OnlinePolicy {
-  private EngineState s;
+  private PolicyState s;
   private final PendingIndex index = new PendingIndex();
 
   @Override
@@ -18,7 +17,7 @@ public final class Greedy implements OnlinePolicy {
   }
 
   @Override
-  public void attach(EngineState state, ServiceRates rates) {
+  public void attach(PolicyState state, ServiceRates rates) {
     this.s = state;
   }
 

@@ -1,6 +1,5 @@
 package io.dataloc.core.online;
 
-import io.dataloc.core.engine.EngineState;
 import io.dataloc.core.model.Level;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +30,7 @@ public final class JsqMaxWeight implements OnlinePolicy {
   private static final String COMMON_REASON_EMPTY = "common queue: local queue empty";
   private static final String STEAL_REASON = "stolen from the longest local queue: γ·Q > k·α";
   private final boolean steal;
-  private EngineState s;
+  private PolicyState s;
   private ServiceRates rates;
   private final List<TaskQueue> local = new ArrayList<>();
   private final TaskQueue common = new TaskQueue(COMMON);
@@ -49,7 +48,7 @@ public final class JsqMaxWeight implements OnlinePolicy {
   }
 
   @Override
-  public void attach(EngineState state, ServiceRates r) {
+  public void attach(PolicyState state, ServiceRates r) {
     this.s = state;
     this.rates = r;
   }
@@ -110,7 +109,7 @@ public final class JsqMaxWeight implements OnlinePolicy {
   }
 
   @Override
-  public boolean forEachQueued(int host, io.dataloc.core.engine.JobState job, java.util.function.IntPredicate visit) {
+  public boolean forEachQueued(int host, io.dataloc.core.jobs.JobView job, java.util.function.IntPredicate visit) {
     if (host >= 0 && host < local.size()) {
       local.get(host).forEachQueued(s, job, owners.array(s.taskCount()), visit);
     }
@@ -124,7 +123,7 @@ public final class JsqMaxWeight implements OnlinePolicy {
   }
 
   @Override
-  public Pick pick(int host, java.util.Set<io.dataloc.core.engine.JobState> excluded) {
+  public Pick pick(int host, java.util.Set<io.dataloc.core.jobs.JobView> excluded) {
     TaskQueue mine = localQueue(host);
     long qm = mine.size();
     long qc = common.size();

@@ -1,19 +1,18 @@
 package io.dataloc.core.online;
 
-import io.dataloc.core.engine.EngineState;
 import io.dataloc.core.model.Level;
 
 /**
  * An online policy: where a pending task waits, and what a host with a free slot runs next. The
  * engine owns task states; a policy owns its queues and indexes and must only hand out tasks that
- * are {@linkplain EngineState#queued queued}. Policies are deterministic given the engine's seeded
+ * are {@linkplain PolicyState#queued queued}. Policies are deterministic given the engine's seeded
  * random source and never read a clock.
  */
 public interface OnlinePolicy {
   String name();
 
   /** Called once, before any other method. */
-  void attach(EngineState state, ServiceRates rates);
+  void attach(PolicyState state, ServiceRates rates);
 
   /** Host h joined (or rejoined) the cluster. */
   default void hostAdded(int host) {}
@@ -40,7 +39,7 @@ public interface OnlinePolicy {
    * As {@link #pick(int)}, but never a task of the {@code excluded} jobs (the caller found they
    * cannot use this host now). The default ignores the exclusion; callers bound their retries.
    */
-  default Pick pick(int host, java.util.Set<io.dataloc.core.engine.JobState> excluded) {
+  default Pick pick(int host, java.util.Set<io.dataloc.core.jobs.JobView> excluded) {
     return pick(host);
   }
 
@@ -67,7 +66,7 @@ public interface OnlinePolicy {
    * Visits the tasks of {@code job} queued for {@code host} until {@code visit} returns false;
    * returns false if this policy keeps no per-host queues to visit (the caller then scans).
    */
-  default boolean forEachQueued(int host, io.dataloc.core.engine.JobState job,
+  default boolean forEachQueued(int host, io.dataloc.core.jobs.JobView job,
       java.util.function.IntPredicate visit) {
     return false;
   }

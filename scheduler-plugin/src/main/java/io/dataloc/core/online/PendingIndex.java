@@ -1,6 +1,5 @@
 package io.dataloc.core.online;
 
-import io.dataloc.core.engine.EngineState;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -18,14 +17,14 @@ final class PendingIndex {
   private final IntDeque all = new IntDeque();
   private int pending;
 
-  void add(EngineState s, int task) {
+  void add(PolicyState s, int task) {
     for (int h : s.replicas(task)) {
       push(byHost.computeIfAbsent(h, k -> new IntDeque()), s, task);
     }
     int seenRack = Integer.MIN_VALUE;
     for (int h : s.replicas(task)) {
       int r = s.rackOf(h);
-      if (r != EngineState.NO_RACK && r != seenRack) {
+      if (r != PolicyState.NO_RACK && r != seenRack) {
         push(byRack.computeIfAbsent(r, k -> new IntDeque()), s, task);
         seenRack = r;
       }
@@ -43,15 +42,15 @@ final class PendingIndex {
     return pending;
   }
 
-  int firstOnHost(EngineState s, int host) {
+  int firstOnHost(PolicyState s, int host) {
     return first(s, byHost.get(host));
   }
 
-  int firstInRack(EngineState s, int rack) {
-    return rack == EngineState.NO_RACK ? -1 : first(s, byRack.get(rack));
+  int firstInRack(PolicyState s, int rack) {
+    return rack == PolicyState.NO_RACK ? -1 : first(s, byRack.get(rack));
   }
 
-  int firstAny(EngineState s) {
+  int firstAny(PolicyState s) {
     return first(s, all);
   }
 
@@ -59,12 +58,12 @@ final class PendingIndex {
     byHost.remove(host);
   }
 
-  private static void push(IntDeque q, EngineState s, int task) {
+  private static void push(IntDeque q, PolicyState s, int task) {
     q.add(task);
     q.add(s.generation(task));
   }
 
-  private static int first(EngineState s, IntDeque q) {
+  private static int first(PolicyState s, IntDeque q) {
     if (q == null) {
       return -1;
     }

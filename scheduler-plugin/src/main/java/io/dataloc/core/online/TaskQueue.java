@@ -1,7 +1,6 @@
 package io.dataloc.core.online;
 
-import io.dataloc.core.engine.EngineState;
-import io.dataloc.core.engine.JobState;
+import io.dataloc.core.jobs.JobView;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -16,8 +15,8 @@ import java.util.Map;
  */
 public final class TaskQueue {
   private final int id;
-  private final Map<JobState, IntDeque> sub = new LinkedHashMap<>();
-  private final Map<JobState, int[]> counts = new LinkedHashMap<>();
+  private final Map<JobView, IntDeque> sub = new LinkedHashMap<>();
+  private final Map<JobView, int[]> counts = new LinkedHashMap<>();
   private int size;
 
   public TaskQueue(int id) {
@@ -36,8 +35,8 @@ public final class TaskQueue {
     return size == 0;
   }
 
-  public void add(EngineState s, int task, int[] owner) {
-    JobState j = s.job(task);
+  public void add(PolicyState s, int task, int[] owner) {
+    JobView j = s.job(task);
     sub.computeIfAbsent(j, k -> new IntDeque()).add(task);
     counts.computeIfAbsent(j, k -> new int[1])[0]++;
     owner[task] = id;
@@ -45,8 +44,8 @@ public final class TaskQueue {
   }
 
   /** Accounts for a task that left this queue by other means (owner already cleared by caller). */
-  public void forget(EngineState s, int task) {
-    JobState j = s.job(task);
+  public void forget(PolicyState s, int task) {
+    JobView j = s.job(task);
     int[] c = counts.get(j);
     if (c != null && --c[0] == 0) {
       counts.remove(j);
@@ -56,14 +55,14 @@ public final class TaskQueue {
   }
 
   /** Removes and returns the next task by job ordering, or -1. */
-  public int poll(EngineState s, int[] owner) {
+  public int poll(PolicyState s, int[] owner) {
     return poll(s, owner, java.util.Set.of());
   }
 
-  /** As {@link #poll(EngineState, int[])}, skipping the excluded jobs. */
-  public int poll(EngineState s, int[] owner, java.util.Set<JobState> excluded) {
-    JobState best = null;
-    for (JobState j : counts.keySet()) {
+  /** As {@link #poll(PolicyState, int[])}, skipping the excluded jobs. */
+  public int poll(PolicyState s, int[] owner, java.util.Set<JobView> excluded) {
+    JobView best = null;
+    for (JobView j : counts.keySet()) {
       if (excluded.contains(j)) {
         continue;
       }
@@ -90,7 +89,7 @@ public final class TaskQueue {
    * Visits the live entries of one job, oldest first, until {@code visit} returns false (an entry
    * may be visited twice if its task left and came back).
    */
-  public void forEachQueued(EngineState s, JobState job, int[] owner, java.util.function.IntPredicate visit) {
+  public void forEachQueued(PolicyState s, JobView job, int[] owner, java.util.function.IntPredicate visit) {
     IntDeque q = sub.get(job);
     if (q == null) {
       return;
@@ -103,14 +102,14 @@ public final class TaskQueue {
     }
   }
 
-  private boolean live(EngineState s, int t, int[] owner, JobState job) {
+  private boolean live(PolicyState s, int t, int[] owner, JobView job) {
     return s.queued(t) && owner[t] == id && s.job(t) == job;
   }
 
   /** Removes every live entry, returning the tasks (for re-routing). */
-  public int[] drain(EngineState s, int[] owner) {
+  public int[] drain(PolicyState s, int[] owner) {
     IntDeque out = new IntDeque();
-    for (Map.Entry<JobState, IntDeque> e : sub.entrySet()) {
+    for (Map.Entry<JobView, IntDeque> e : sub.entrySet()) {
       IntDeque q = e.getValue();
       while (!q.isEmpty()) {
         int t = q.poll();
