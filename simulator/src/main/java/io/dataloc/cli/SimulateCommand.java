@@ -62,8 +62,9 @@ final class SimulateCommand {
     for (Experiment e : experiments) {
       err.println("== " + e.name() + ": " + e.description() + (quick ? " (quick)" : ""));
       long t0 = System.nanoTime();
-      String summary = e.run(options);
-      out.println(summary);
+      io.dataloc.sim.report.Report report = e.run(options);
+      report.writeTo(dir);
+      out.println(report.summary());
       out.printf("wrote %s/%s.csv and charts in %.1f s%n%n", dir, e.name(), (System.nanoTime() - t0) / 1e9);
     }
     return 0;

@@ -29,7 +29,16 @@ class ExperimentsQuickTest {
   static void runAll() throws IOException {
     RunOptions o = new RunOptions(true, 0, dir, 20261122L, Progress.silent());
     for (String name : Experiments.names()) {
-      summaries.put(name, Experiments.create(name).run(o));
+      long before;
+      try (var files = Files.list(dir)) {
+        before = files.count();
+      }
+      io.dataloc.sim.report.Report report = Experiments.create(name).run(o);
+      try (var files = Files.list(dir)) {
+        assertEquals(before, files.count(), name + " wrote a file itself: experiments return what they found");
+      }
+      report.writeTo(dir);
+      summaries.put(name, report.summary());
     }
   }
 

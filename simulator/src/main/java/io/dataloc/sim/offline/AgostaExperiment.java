@@ -8,6 +8,7 @@ import io.dataloc.sim.Experiment;
 import io.dataloc.sim.RunOptions;
 import io.dataloc.sim.report.Charts;
 import io.dataloc.sim.report.Csv;
+import io.dataloc.sim.report.Report;
 import io.dataloc.sim.report.Table;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -36,7 +37,8 @@ public final class AgostaExperiment implements Experiment {
   }
 
   @Override
-  public String run(RunOptions o) throws IOException {
+  public Report run(RunOptions o) throws IOException {
+    Report report = new Report();
     int seeds = o.seedsOr(30, 2);
     int[] servers = o.quick() ? new int[] {1600, 2000} : IntStream.rangeClosed(16, 20).map(i -> i * 100).toArray();
     int[] tasks = o.quick() ? new int[] {3200, 3500} : IntStream.rangeClosed(32, 35).map(i -> i * 100).toArray();
@@ -66,15 +68,15 @@ public final class AgostaExperiment implements Experiment {
         o.progress().step("agosta scalability |S|=" + s, ++done, total);
       }
     }
-    csv.write(o.out().resolve("agosta.csv"));
-    charts(o, csv, servers, tasks, rhoMax);
+    report.csv("agosta.csv", csv);
+    charts(report, csv, servers, tasks, rhoMax);
     Table table = new Table("algorithm", "latency", "resource", "throughput", "latency/LB", "local%", "planMillis");
     for (String a : ALGORITHMS) {
       table.row(a, grid.mean(a, 0), grid.mean(a, 1), grid.mean(a, 2), grid.mean(a, 3), grid.mean(a, 4), grid.mean(a, 5));
     }
     table.row("lower bound", grid.mean("flow", 6), "", "", 1.0, "", "");
-    return "agosta: means over the grid (" + servers.length + " x " + tasks.length + " points x " + seeds + " seeds)\n"
-        + table;
+    return report.summary("agosta: means over the grid (" + servers.length + " x " + tasks.length + " points x " + seeds + " seeds)\n"
+        + table);
   }
 
   private static void point(RunOptions o, Csv csv, OfflineRuns.Means grid, String sweep, int s, int t, int rho, int k) {
@@ -93,7 +95,7 @@ public final class AgostaExperiment implements Experiment {
     }
   }
 
-  private static void charts(RunOptions o, Csv csv, int[] servers, int[] tasks, int[] rhoMax) throws IOException {
+  private static void charts(Report report, Csv csv, int[] servers, int[] tasks, int[] rhoMax) {
     List<Charts.Series> scatter = new ArrayList<>();
     List<Charts.Series> throughput = new ArrayList<>();
     List<Charts.Series> latencyServers = new ArrayList<>();
@@ -113,13 +115,13 @@ public final class AgostaExperiment implements Experiment {
       replication.add(series(csv, a, "replication", rhoMax, 4, 7, -1, -1));
     }
     latencyServers.add(series(csv, "flow", "scalability", servers, 2, 9, -1, -1).renamed("lower bound"));
-    Charts.xy(o.out().resolve("agosta-latency-resource.png"), "Latency vs resource (|S| x |T| grid, every seed)",
+    report.xy(("agosta-latency-resource.png"), "Latency vs resource (|S| x |T| grid, every seed)",
         "resource accounting C", "latency (makespan)", scatter, true, false);
-    Charts.xy(o.out().resolve("agosta-throughput.png"), "Throughput |T|/C at |S| = " + servers[servers.length - 1],
+    report.xy(("agosta-throughput.png"), "Throughput |T|/C at |S| = " + servers[servers.length - 1],
         "tasks |T|", "throughput", throughput, false, false);
-    Charts.xy(o.out().resolve("agosta-latency-servers.png"), "Latency vs servers (|T| = 3450)", "servers |S|",
+    report.xy(("agosta-latency-servers.png"), "Latency vs servers (|T| = 3450)", "servers |S|",
         "latency (makespan)", latencyServers, false, false);
-    Charts.xy(o.out().resolve("agosta-replication.png"), "Resource vs replication (|S| 2000, |T| 3500)",
+    report.xy(("agosta-replication.png"), "Resource vs replication (|S| 2000, |T| 3500)",
         "max replicas per block", "resource accounting C", replication, false, false);
   }
 

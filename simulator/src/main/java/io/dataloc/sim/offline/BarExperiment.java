@@ -10,6 +10,7 @@ import io.dataloc.sim.Experiment;
 import io.dataloc.sim.RunOptions;
 import io.dataloc.sim.report.Charts;
 import io.dataloc.sim.report.Csv;
+import io.dataloc.sim.report.Report;
 import io.dataloc.sim.report.Table;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -37,7 +38,8 @@ public final class BarExperiment implements Experiment {
   }
 
   @Override
-  public String run(RunOptions o) throws IOException {
+  public Report run(RunOptions o) throws IOException {
+    Report report = new Report();
     int[] sizes = o.quick() ? new int[] {1000, 5000} : new int[] {1000, 2000, 5000, 10000, 20000, 50000, 100000};
     int seeds = o.seedsOr(3, 1);
     CostModel cost = CostModel.of(Units.of(1), Units.ofDouble(1.5), Units.ofDouble(1.5), Units.ofDouble(0.001));
@@ -66,7 +68,7 @@ public final class BarExperiment implements Experiment {
       csv.add(a + "@worked-example", 7, 3, 0, Units.toDouble(e.activeMakespan()), Units.toDouble(e.makespan()),
           Units.toDouble(e.resource()), e.local(), e.rackLocal() + e.remote(), Units.toDouble(exLb), 0.0);
     }
-    csv.write(o.out().resolve("bar.csv"));
+    report.csv("bar.csv", csv);
     List<Charts.Series> mk = new ArrayList<>();
     List<Charts.Series> ms = new ArrayList<>();
     Table t = new Table("algorithm", "tasks", "activeMakespan", "local%", "planMillis");
@@ -95,14 +97,14 @@ public final class BarExperiment implements Experiment {
       mk.add(new Charts.Series(a, x, y));
       ms.add(new Charts.Series(a, x, y2));
     }
-    Charts.xy(o.out().resolve("bar-makespan.png"), "Active makespan, C_rem(r) = 1.5 + 0.001 r, loads 0-5",
+    report.xy(("bar-makespan.png"), "Active makespan, C_rem(r) = 1.5 + 0.001 r, loads 0-5",
         "tasks m (servers m/10)", "active makespan", mk, false, false);
-    Charts.xy(o.out().resolve("bar-plan-time.png"), "Plan time", "tasks m (servers m/10)", "milliseconds", ms, false,
+    report.xy(("bar-plan-time.png"), "Plan time", "tasks m (servers m/10)", "milliseconds", ms, false,
         true);
     Table ext = new Table("algorithm", "activeMakespan (paper: BAR 6.2)");
     for (String a : ALGORITHMS) {
       ext.row(a, Units.format(OfflineRuns.run(a, ex, exLb, 0).eval().activeMakespan()));
     }
-    return "bar: makespan and plan time as m grows (" + seeds + " seeds)\n" + t + "worked example\n" + ext;
+    return report.summary("bar: makespan and plan time as m grows (" + seeds + " seeds)\n" + t + "worked example\n" + ext);
   }
 }

@@ -10,6 +10,7 @@ import io.dataloc.sim.Experiment;
 import io.dataloc.sim.RunOptions;
 import io.dataloc.sim.report.Charts;
 import io.dataloc.sim.report.Csv;
+import io.dataloc.sim.report.Report;
 import io.dataloc.sim.report.Table;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -38,7 +39,8 @@ public final class FischerExperiment implements Experiment {
   }
 
   @Override
-  public String run(RunOptions o) throws IOException {
+  public Report run(RunOptions o) throws IOException {
+    Report report = new Report();
     int instances = o.seedsOr(2000, 200);
     Csv csv = new Csv("kind", "algorithm", "servers", "tasks", "seed", "makespan", "optimum", "gapInWrem");
     SplittableRandom rnd = new SplittableRandom(o.seed());
@@ -82,13 +84,13 @@ public final class FischerExperiment implements Experiment {
       flowY.add(Units.toDouble(flow));
       optY.add(Units.toDouble(lb));
     }
-    csv.write(o.out().resolve("fischer.csv"));
+    report.csv("fischer.csv", csv);
     List<String> buckets = List.of("0", "(0,1/3]", "(1/3,2/3]", "(2/3,1]", ">1");
     Map<String, List<? extends Number>> bars = new LinkedHashMap<>();
     histogram.forEach((a, h) -> bars.put(a, java.util.Arrays.stream(h).boxed().toList()));
-    Charts.bars(o.out().resolve("fischer-gap.png"), "Gap to the optimum (" + instances + " random instances)",
+    report.bars(("fischer-gap.png"), "Gap to the optimum (" + instances + " random instances)",
         "(makespan - OPT) / w_rem", "instances", buckets, bars);
-    Charts.xy(o.out().resolve("fischer-thm43.png"), "Thm 4.3 family: m = n(n-2)", "servers n", "makespan",
+    report.xy(("fischer-thm43.png"), "Thm 4.3 family: m = n(n-2)", "servers n", "makespan",
         List.of(new Charts.Series("round-robin", ns, rrY), new Charts.Series("flow", ns, flowY),
             new Charts.Series("optimum", ns, optY)), false, false);
     Table t = new Table("algorithm", "optimal", "mean gap (w_rem)", "max gap (w_rem)");
@@ -97,7 +99,7 @@ public final class FischerExperiment implements Experiment {
     for (int i = 0; i < ns.size(); i++) {
       w.row(ns.get(i), ns.get(i) * (ns.get(i) - 2), rrY.get(i), flowY.get(i));
     }
-    return "fischer: " + instances + " random instances against the exact optimum\n" + t
-        + "Thm 4.3 family (w_loc 1, w_rem 3)\n" + w;
+    return report.summary("fischer: " + instances + " random instances against the exact optimum\n" + t
+        + "Thm 4.3 family (w_loc 1, w_rem 3)\n" + w);
   }
 }

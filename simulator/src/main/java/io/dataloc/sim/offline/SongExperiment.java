@@ -11,6 +11,7 @@ import io.dataloc.sim.RunOptions;
 import io.dataloc.sim.online.SlottedSimulator;
 import io.dataloc.sim.report.Charts;
 import io.dataloc.sim.report.Csv;
+import io.dataloc.sim.report.Report;
 import io.dataloc.sim.report.Table;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -47,7 +48,8 @@ public final class SongExperiment implements Experiment {
   }
 
   @Override
-  public String run(RunOptions o) throws IOException {
+  public Report run(RunOptions o) throws IOException {
+    Report report = new Report();
     int[] jobCounts = o.quick() ? new int[] {30, 60} : new int[] {30, 50, 100, 150, 200};
     Csv csv = new Csv("part", "method", "jobsOrTasks", "nodes", "user", "value");
     Table waits = new Table("jobs", "ordering", "mean wait per job", "alice", "bob", "carol", "dave",
@@ -108,17 +110,17 @@ public final class SongExperiment implements Experiment {
         }
       }
     }
-    csv.write(o.out().resolve("song.csv"));
+    report.csv("song.csv", csv);
     List<Charts.Series> ws = new ArrayList<>();
     waitSeries.forEach((k, v) -> ws.add(new Charts.Series(k, java.util.Arrays.stream(jobCounts).boxed().toList(), v)));
-    Charts.xy(o.out().resolve("song-waiting.png"), "Mean waiting time per job by job ordering (20 machines, 4 users)",
+    report.xy(("song-waiting.png"), "Mean waiting time per job by job ordering (20 machines, 4 users)",
         "jobs", "slots", ws, false, false);
     List<Charts.Series> ls = new ArrayList<>();
     locSeries.forEach((k, v) -> ls.add(new Charts.Series(k, locNodes.get(k), v)));
-    Charts.xy(o.out().resolve("song-locality.png"), "Data-locality rate l/r (local over remote tasks), 3 replicas",
+    report.xy(("song-locality.png"), "Data-locality rate l/r (local over remote tasks), 3 replicas",
         "nodes", "l / r", ls, false, false);
-    return "song: waiting time (slots) by job ordering, per job as the paper averages it\n" + waits
-        + "task level: locality rate l/r (local over remote) and local share\n" + loc;
+    return report.summary("song: waiting time (slots) by job ordering, per job as the paper averages it\n" + waits
+        + "task level: locality rate l/r (local over remote) and local share\n" + loc);
   }
 
   private static void count(long[] tally, io.dataloc.core.model.Evaluation e) {

@@ -6,6 +6,7 @@ import io.dataloc.sim.Experiment;
 import io.dataloc.sim.RunOptions;
 import io.dataloc.sim.report.Charts;
 import io.dataloc.sim.report.Csv;
+import io.dataloc.sim.report.Report;
 import io.dataloc.sim.report.Table;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -45,7 +46,8 @@ public final class WangExperiment implements Experiment {
       boolean stable, double locality, List<Integer> jobsInSystem) {}
 
   @Override
-  public String run(RunOptions o) throws IOException {
+  public Report run(RunOptions o) throws IOException {
+    Report report = new Report();
     double[] lambdas = hotspot
         ? (o.quick() ? new double[] {100, 250} : new double[] {50, 100, 150, 200, 250, 300, 350, 400})
         : (o.quick() ? new double[] {200, 400, 600} : new double[] {100, 200, 300, 350, 400, 450, 500, 550, 600, 630,
@@ -67,8 +69,8 @@ public final class WangExperiment implements Experiment {
       }
     }
     String prefix = name();
-    csv.write(o.out().resolve(prefix + ".csv"));
-    charts(o, points, prefix);
+    report.csv(prefix + ".csv", csv);
+    charts(report, points, prefix);
     Table t = new Table(concat("λ", POLICIES));
     for (double lambda : lambdas) {
       List<Object> row = new ArrayList<>();
@@ -80,7 +82,7 @@ public final class WangExperiment implements Experiment {
       }
       t.row(row.toArray());
     }
-    return name() + ": mean job delay in slots (second half of " + slots + " slots)\n" + t;
+    return report.summary(name() + ": mean job delay in slots (second half of " + slots + " slots)\n" + t);
   }
 
   /**
@@ -126,7 +128,7 @@ public final class WangExperiment implements Experiment {
     return points.stream().filter(p -> p.policy().equals(policy) && p.lambda() == lambda).findFirst().orElseThrow();
   }
 
-  private void charts(RunOptions o, List<Point> points, String prefix) throws IOException {
+  private void charts(Report report, List<Point> points, String prefix) throws IOException {
     List<Charts.Series> jobs = new ArrayList<>();
     List<Charts.Series> jobDelay = new ArrayList<>();
     List<Charts.Series> taskDelay = new ArrayList<>();
@@ -151,11 +153,11 @@ public final class WangExperiment implements Experiment {
       jobDelay.add(new Charts.Series(policy, xd, yd));
       taskDelay.add(new Charts.Series(policy, xd, yt));
     }
-    Charts.xy(o.out().resolve(prefix + "-jobs-in-system.png"), "Mean jobs in system (second half) — Fig. 3b",
+    report.xy((prefix + "-jobs-in-system.png"), "Mean jobs in system (second half) — Fig. 3b",
         "task arrival rate λ", "jobs in system", jobs, false, true);
-    Charts.xy(o.out().resolve(prefix + "-job-delay.png"), "Mean job delay, stable points — Fig. 4a",
+    report.xy((prefix + "-job-delay.png"), "Mean job delay, stable points — Fig. 4a",
         "task arrival rate λ", "slots", jobDelay, false, true);
-    Charts.xy(o.out().resolve(prefix + "-task-delay.png"), "Mean task delay, stable points — Fig. 4b",
+    report.xy((prefix + "-task-delay.png"), "Mean task delay, stable points — Fig. 4b",
         "task arrival rate λ", "slots", taskDelay, false, true);
     // Fig. 3a: the backlog over time at the highest load, one series per policy.
     double top = points.stream().mapToDouble(Point::lambda).max().orElse(0);
@@ -173,7 +175,7 @@ public final class WangExperiment implements Experiment {
       }
       ev.add(new Charts.Series(policy, x, y));
     }
-    Charts.xy(o.out().resolve(prefix + "-evolution.png"), "Jobs in system over time at λ = " + (int) top
+    report.xy((prefix + "-evolution.png"), "Jobs in system over time at λ = " + (int) top
         + " — Fig. 3a", "slot", "jobs in system", ev, false, true);
   }
 

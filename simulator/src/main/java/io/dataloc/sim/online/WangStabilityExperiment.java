@@ -3,6 +3,7 @@ package io.dataloc.sim.online;
 import io.dataloc.sim.Experiment;
 import io.dataloc.sim.RunOptions;
 import io.dataloc.sim.report.Csv;
+import io.dataloc.sim.report.Report;
 import io.dataloc.sim.report.Table;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -41,7 +42,8 @@ public final class WangStabilityExperiment implements Experiment {
   record Run(double slope, double jobDelay, boolean aborted) {}
 
   @Override
-  public String run(RunOptions o) throws IOException {
+  public Report run(RunOptions o) throws IOException {
+    Report report = new Report();
     double[] lambdas = o.quick() ? new double[] {600} : new double[] {600, 630, 650, 670};
     int slots = o.quick() ? 600 : 12_000;
     int seeds = o.seedsOr(5, 2);
@@ -84,15 +86,15 @@ public final class WangStabilityExperiment implements Experiment {
         }
         t.row(row.toArray());
       }
-      csv.write(o.out().resolve(name() + ".csv"));
+      report.csv(name() + ".csv", csv);
       List<io.dataloc.sim.report.Charts.Series> series = new ArrayList<>();
       List<Double> xs = java.util.Arrays.stream(lambdas).boxed().toList();
       slopes.forEach((policy, ys) -> series.add(new io.dataloc.sim.report.Charts.Series(policy, xs, ys)));
-      io.dataloc.sim.report.Charts.xy(o.out().resolve(name() + "-slope.png"),
+      report.xy((name() + "-slope.png"),
           "Backlog growth near capacity (mean over " + seeds + " seeds; 0 = level)", "task arrival rate λ",
           "jobs per 1,000 slots", series, false, false);
-      return name() + ": mean job delay ± 95% CI over " + seeds + " seeds of " + slots
-          + " slots, and the backlog's slope (jobs per 1,000 slots, second half)\n" + t;
+      return report.summary(name() + ": mean job delay ± 95% CI over " + seeds + " seeds of " + slots
+          + " slots, and the backlog's slope (jobs per 1,000 slots, second half)\n" + t);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted", e);

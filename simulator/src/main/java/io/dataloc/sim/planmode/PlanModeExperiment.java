@@ -5,6 +5,7 @@ import io.dataloc.sim.Experiment;
 import io.dataloc.sim.RunOptions;
 import io.dataloc.sim.report.Charts;
 import io.dataloc.sim.report.Csv;
+import io.dataloc.sim.report.Report;
 import io.dataloc.sim.report.Table;
 import java.io.IOException;
 import java.util.List;
@@ -35,7 +36,8 @@ public final class PlanModeExperiment implements Experiment {
   }
 
   @Override
-  public String run(RunOptions o) throws IOException {
+  public Report run(RunOptions o) throws IOException {
+    Report report = new Report();
     Csv csv = new Csv("scenario", "assigner", "dataLocal", "maps", "maxPerHost", "rounds", "perHost");
     Table t = new Table("scenario", "assigner", "data-local", "max on host", "rounds", "maps per host");
     for (Scenario s : SCENARIOS) {
@@ -47,11 +49,11 @@ public final class PlanModeExperiment implements Experiment {
         t.row(s.name(), assigner, r.dataLocal() + "/" + r.maps(), r.maxPerHost(), r.rounds(), r.perHost());
         csv.add(s.name(), assigner, r.dataLocal(), r.maps(), r.maxPerHost(), r.rounds(), r.perHost().toString());
       }
-      Charts.bars(o.out().resolve(name() + "-" + s.name() + ".png"), "Plan mode, " + s.name() + " blocks: maps per host",
+      report.bars((name() + "-" + s.name() + ".png"), "Plan mode, " + s.name() + " blocks: maps per host",
           "host", "maps", hosts, bars);
     }
-    csv.write(o.out().resolve(name() + ".csv"));
-    return "plan-mode: the MockRM comparison's scenarios through the ResourceManager's plan mode, simulated\n"
-        + t;
+    report.csv(name() + ".csv", csv);
+    return report.summary("plan-mode: the MockRM comparison's scenarios through the ResourceManager's plan mode, simulated\n"
+        + t);
   }
 }
