@@ -11,8 +11,8 @@ import java.util.function.IntPredicate;
  * is local on the hosts {@code R(t)} holding its block. A <em>chain</em> from a start to a host
  * {@code y_k} is a sequence of moves {@code (t_1 → y_1), (t_2 → y_2), …, (t_k → y_k)} with
  * {@code y_i ∈ R(t_i)} and {@code t_{i+1}} sitting on {@code y_i}; {@code t_1} is either a task
- * entering the graph (a task the MapReduce AM displaced, to be re-homed) or a task sitting on a
- * source host (one task off the fullest host, as plan levelling moves them). Applying the chain
+ * entering the graph (the engine: a task the MapReduce AM displaced, to be re-homed) or a task
+ * sitting on a source host (plan levelling: one task off the fullest host). Applying the chain
  * moves each {@code t_i} to {@code y_i}: every host in between gives one task and takes one, so
  * keeps its count; {@code y_k} takes one more; every moved task stays data-local. The search
  * ends at the first host the caller's {@code target} accepts (the queue a displaced task leaves,
@@ -25,12 +25,13 @@ import java.util.function.IntPredicate;
  * tasks are visited in the order the graph gives them. Scratch arrays are stamped per search
  * rather than cleared, so a search costs what it visits, not the cluster's size.
  *
- * <p>Used by the engine's re-homing ({@code io.dataloc.core.engine.Rehomer}), once per container
- * the AM fills with another task. {@link io.dataloc.core.offline.HostLevelling} solves the same
- * problem from a source host over a plan's arrays with its own tight loop: run through this class
- * (a first version did), planning a 100,000-map job took 700–880 ms instead of 550 ms in the RM
- * benchmark's planner-scale run, and plans that land later leave more maps to be served before
- * them. Not thread-safe (one instance per owner).
+ * <p>The one chain search of the project: the engine's re-homing ({@code
+ * io.dataloc.core.engine.Rehomer}, once per container the AM fills with another task) and plan
+ * levelling ({@link io.dataloc.core.offline.HostLevelling}) both run it. It allocates nothing per
+ * host it expands (an int queue, one reused visitor) and reads replicas by count and index: a
+ * first version that did (a boxed queue, a lambda per host, a copied replica array) made the RM
+ * benchmark's 100,000-map plan take 678–880 ms instead of about 550. Not thread-safe (one
+ * instance per owner).
  */
 public final class LocalChains {
   /** The graph a search walks. */

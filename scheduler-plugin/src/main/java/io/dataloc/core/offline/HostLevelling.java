@@ -2,8 +2,9 @@ package io.dataloc.core.offline;
 
 import io.dataloc.core.model.Assignment;
 import io.dataloc.core.model.Problem;
-import java.util.ArrayDeque;
+import io.dataloc.core.model.LocalChains;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Spreads a plan's node-local tasks over hosts. The assigners balance slot loads; when a job has
@@ -13,7 +14,7 @@ import java.util.Arrays;
  * locality level and lowers the fill of the fullest host ({@code tasks / slots}, counting the
  * work its initial load stands for) step by step.
  *
- * <p>Each step searches, breadth first from the fullest host, for a chain of node-local tasks
+ * <p>Each step searches ({@link LocalChains}), breadth first from the fullest host, for a chain of node-local tasks
  * {@code h0 → h1 → … → hk}: a task on {@code h0} that is also local to {@code h1}, a task on
  * {@code h1} also local to {@code h2}, …, ending at a host {@code hk} whose fill stays below the
  * source's after taking one more task, on a slot whose load stays within the makespan. Moving
@@ -77,10 +78,35 @@ public final class HostLevelling {
       }
     }
     long makespan = Arrays.stream(load).max().orElse(0);
-    int[] prevHost = new int[hosts];
-    int[] viaTask = new int[hosts];
-    boolean[] seen = new boolean[hosts];
-    ArrayDeque<Integer> queue = new ArrayDeque<>();
+    LocalChains chains = new LocalChains();
+    LocalChains.Graph graph = new LocalChains.Graph() {
+      @Override
+      public int hosts() {
+        return hosts;
+      }
+
+      @Override
+      public void forEachOn(int host, java.util.function.IntPredicate visit) {
+        for (int i = 0; i < localOn[host].size && visit.test(localOn[host].items[i]); i++) {
+          // visit returns false once the chain is found
+        }
+      }
+
+      @Override
+      public int localCount(int task) {
+        return p.graph().replicaCount(task);
+      }
+
+      @Override
+      public int localHost(int task, int i) {
+        return p.graph().replica(task, i);
+      }
+
+      @Override
+      public boolean usable(int host) {
+        return true;
+      }
+    };
     for (int move = 0; move < maxMoves && !stop.getAsBoolean(); move++) {
       boolean moved = false;
       int top = -1;
@@ -93,50 +119,26 @@ public final class HostLevelling {
         if (localOn[src].size == 0 || !sameFill(p, count, src, top)) {
           continue; // only hosts at the top fill, holding tasks of this plan to move
         }
-        Arrays.fill(seen, false);
-        queue.clear();
-        queue.add(src);
-        seen[src] = true;
-        int target = -1;
-        int into = -1;
-        while (!queue.isEmpty() && target < 0) {
-          int h = queue.poll();
-          for (int i = 0; i < localOn[h].size && target < 0; i++) {
-            int t = localOn[h].items[i];
-            for (int j = 0; j < p.graph().replicaCount(t) && target < 0; j++) {
-              int r = p.graph().replica(t, j);
-              if (seen[r]) {
-                continue;
-              }
-              seen[r] = true;
-              prevHost[r] = h;
-              viaTask[r] = t;
-              if (fillBelow(p, count[r] + 1, r, count[src], src)) {
-                into = roomiest(p, r, load, makespan - local);
-                if (into >= 0) {
-                  target = r;
-                  break;
-                }
-              }
-              queue.add(r);
-            }
-          }
-        }
-        if (target < 0) {
+        int from = src;
+        long limit = makespan - local;
+        List<LocalChains.Move> chain = chains.search(graph, src, -1,
+            r -> fillBelow(p, count[r] + 1, r, count[from], from) && roomiest(p, r, load, limit) >= 0,
+            Integer.MAX_VALUE);
+        if (chain == null) {
           continue;
         }
-        int h = target;
+        int target = chain.get(0).host();
+        int into = roomiest(p, target, load, limit);
         int slot = into;
         load[into] += local;
-        while (h != src) {
-          int t = viaTask[h];
-          int from = prevHost[h];
-          int freed = serverOf[t];
-          serverOf[t] = slot;
-          localOn[from].remove(t);
-          localOn[h].add(t);
+        // From the target back to the source: each task takes the slot the next one frees.
+        for (LocalChains.Move m : chain) {
+          int freed = serverOf[m.task()];
+          int fromHost = p.hostOf(freed);
+          serverOf[m.task()] = slot;
+          localOn[fromHost].remove(m.task());
+          localOn[m.host()].add(m.task());
           slot = freed;
-          h = from;
         }
         load[slot] -= local;
         count[target]++;
