@@ -65,6 +65,20 @@ class RelaxLocalityTest {
     return ResourceRequest.newInstance(Priority.newInstance(priority), where, Resource.newInstance(1024, 1), n, relax);
   }
 
+  /**
+   * Under Dataloc, waits until no application's placement is still being read or planned (off the
+   * scheduler's threads): until then a job's maps start only node-local, and these rounds run
+   * faster than any AM heartbeats, so a slow first read (a cold JVM) would otherwise decide the test.
+   */
+  private static void awaitPlacement(MiniMr c) throws InterruptedException {
+    if (c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
+      for (int i = 0; i < 400 && s.reports().jobs().stream()
+          .anyMatch(j -> j.phase().equals("reading") || j.phase().equals("planning")); i++) {
+        Thread.sleep(25);
+      }
+    }
+  }
+
   /** Sends the asks once, then heartbeats every node; the hosts of the containers the AM got. */
   private static Map<String, Integer> serve(MiniMr c, MockAM am, List<ResourceRequest> asks, int rounds)
       throws Exception {
@@ -110,6 +124,7 @@ class RelaxLocalityTest {
           ask(priority, ResourceRequest.ANY, 8, false)), 20);
       assertEquals(Map.of(), got, "no container where the asks forbid one");
       MockAM plain = amOn(c, "alice", "h2");
+      awaitPlacement(c);
       Map<String, Integer> other = serve(c, plain, List.of(ask(priority, ResourceRequest.ANY, 4, true)), 10);
       assertEquals(4, other.values().stream().mapToInt(Integer::intValue).sum(), "the other application: " + other);
       assertEquals(Map.of(), serve(c, ghost, List.of(), 5), "still nothing for the strict one");
