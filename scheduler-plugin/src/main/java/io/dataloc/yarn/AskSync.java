@@ -1,5 +1,6 @@
 package io.dataloc.yarn;
 
+import io.dataloc.core.am.AskDeltas;
 import io.dataloc.core.am.AskReconciler;
 import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.JobState;
@@ -158,51 +159,25 @@ final class AskSync {
     if (delta.isNone()) {
       return;
     }
-    if (delta.dropAll()) {
-      engine.pendingTasks(a.jobId).forEach(engine::dropPending);
-    } else if (delta.dropNewest() > 0) {
-      List<Integer> drop = new ArrayList<>(engine.pendingTasks(a.jobId));
-      Collections.reverse(drop);
-      for (int i = 0; i < delta.dropNewest(); i++) {
-        engine.dropPending(drop.get(i));
-      }
-    } else {
-      List<Integer> pending = job == null ? List.of() : engine.pendingTasks(a.jobId);
-      engine.addTasks(a.jobId, a.user, tasksFromAsks(engine, attempt, key, pending, delta.add()));
-      if (!planned) {
-        a.jobCreated = true;
-        engine.setPriority(a.jobId, ctx.applicationPriority(a.id));
-        return; // an online job's tasks following its asks is no re-plan
-      }
+    AskDeltas.apply(engine, a.jobId, a.user, delta, () -> demand(attempt, key));
+    if (delta.add() > 0 && !planned) {
+      a.jobCreated = true;
+      engine.setPriority(a.jobId, ctx.applicationPriority(a.id));
+      return; // an online job's tasks following its asks is no re-plan
     }
     ctx.metrics().replans.incr();
   }
 
-  /**
-   * Tasks built from the attempt's host-level map asks (hosts the engine knows) and the job's
-   * pending tasks, by {@link AskReconciler#tasksFromAsks}; callers bound {@code count}.
-   */
-  private static List<List<String>> tasksFromAsks(DecisionEngine engine, DatalocAppAttempt attempt,
-      SchedulerRequestKey key, List<Integer> pending, int count) {
+  /** The maps the attempt asks for on each host (its node-level map asks). */
+  private static Map<String, Integer> demand(DatalocAppAttempt attempt, SchedulerRequestKey key) {
     Map<String, Integer> demand = new HashMap<>();
     var allocator = attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
     if (allocator != null) {
       for (Map.Entry<String, ResourceRequest> e : allocator.getResourceRequests().entrySet()) {
-        int c = e.getValue().getNumContainers();
-        if (c > 0 && engine.state().hostIndex(e.getKey()) >= 0) {
-          demand.put(e.getKey(), c);
-        }
+        demand.put(e.getKey(), e.getValue().getNumContainers());
       }
     }
-    List<List<String>> pendingHosts = new ArrayList<>(pending.size());
-    for (int t : pending) {
-      int[] replicas = engine.state().replicas(t);
-      List<String> hosts = new ArrayList<>(replicas.length);
-      for (int h : replicas) {
-        hosts.add(engine.state().hostName(h));
-      }
-      pendingHosts.add(hosts);
-    }
-    return AskReconciler.tasksFromAsks(demand, pendingHosts, count);
+    return demand;
   }
+
 }

@@ -26,7 +26,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
  * state may fall back to ONLINE (a failed read or plan, an error, a new AM attempt, a rebuilt
  * engine), and ONLINE is final for that job: it is never planned again.
  */
-final class DatalocApp {
+final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   enum Phase { READING, PLANNING, PLANNED, ONLINE }
 
   /** A map container served from a job's asks before its plan came. */
@@ -37,7 +37,7 @@ final class DatalocApp {
   final String user;
   private Phase phase = Phase.ONLINE;
   private boolean everPlanned;
-  /** When the current phase began (System.nanoTime). */
+  /** When its placement read began (System.nanoTime): read and plan together are timed from here. */
   long since = System.nanoTime();
   /** The replay of its MapReduce AM's container-to-task rule, while planned (else null). */
   AmReplay am;
@@ -63,7 +63,7 @@ final class DatalocApp {
   int rackLocal;
   int offSwitch;
   /** Map containers allocated on each host over the job's life. */
-  final Map<String, Integer> mapsOn = new HashMap<>();
+  private final Map<String, Integer> mapsByHost = new HashMap<>();
   /** Map containers served from its asks while it waited for its plan, in order (bounded). */
   final List<EarlyMap> early = new ArrayList<>();
   /** More were served than {@code early} holds: they cannot be tied to tasks. */
@@ -83,36 +83,32 @@ final class DatalocApp {
   void startReading() {
     require(phase == Phase.ONLINE && !everPlanned && !jobCreated, "startReading");
     everPlanned = true;
-    enter(Phase.READING);
+    since = System.nanoTime();
+    phase = Phase.READING;
   }
 
   /** Its placement was read: the plan begins. */
   void startPlanning(String placementSource) {
     require(phase == Phase.READING, "startPlanning");
     source = placementSource;
-    enter(Phase.PLANNING);
+    phase = Phase.PLANNING;
   }
 
   /** Its whole plan is in the engine. */
   void planned() {
     require(phase == Phase.PLANNING && jobCreated, "planned");
-    enter(Phase.PLANNED);
+    phase = Phase.PLANNED;
   }
 
   /** Served from its asks from now on (its plan, replay and early maps are forgotten). */
   void online(String why) {
-    enter(Phase.ONLINE);
+    phase = Phase.ONLINE;
     am = null;
     guard = null;
     early.clear();
     earlyOverflow = false;
     source = "asks";
     note = why;
-  }
-
-  private void enter(Phase next) {
-    phase = next;
-    since = System.nanoTime();
   }
 
   private void require(boolean ok, String step) {
@@ -146,10 +142,25 @@ final class DatalocApp {
       case RACK_LOCAL -> rackLocal++;
       default -> offSwitch++;
     }
-    mapsOn.merge(host, 1, Integer::sum);
+    mapsByHost.merge(host, 1, Integer::sum);
   }
 
 
+
+  @Override
+  public AmReplay am() {
+    return am;
+  }
+
+  @Override
+  public io.dataloc.core.am.PlanGuard guard() {
+    return guard;
+  }
+
+  @Override
+  public int mapsOn(String host) {
+    return mapsByHost.getOrDefault(host, 0);
+  }
 
   /** How the scheduler page names its state. */
   String phaseName() {

@@ -1,6 +1,5 @@
 package io.dataloc.yarn;
 
-import io.dataloc.core.am.AmReplay;
 import io.dataloc.core.am.MapService;
 import io.dataloc.core.am.PlanGuard;
 import io.dataloc.core.engine.Decision;
@@ -100,23 +99,7 @@ final class EngineMaps {
 
     @Override
     public MapService.Replayed replayed(long jobId) {
-      DatalocApp a = app;
-      return a == null || a.am == null ? null : new MapService.Replayed() {
-        @Override
-        public AmReplay am() {
-          return a.am;
-        }
-
-        @Override
-        public PlanGuard guard() {
-          return a.guard;
-        }
-
-        @Override
-        public int mapsOn(String host) {
-          return a.mapsOn.getOrDefault(host, 0);
-        }
-      };
+      return app == null || app.am == null ? null : app; // a replayed job has its plan's guard too
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.dataloc.sim.planmode;
 
 import io.dataloc.core.am.AmReplay;
+import io.dataloc.core.am.AskDeltas;
 import io.dataloc.core.am.AskReconciler;
 import io.dataloc.core.am.MapService;
 import io.dataloc.core.am.PlanGuard;
@@ -96,7 +97,6 @@ public final class PlanModeSimulator {
     while (!engine.applySome(app, Integer.MAX_VALUE)) {
       // all at once
     }
-    engine.setPriority(JOB, 0);
     planTasks = m;
     replay = new AmReplay(splits, topology::get);
     guard = PlanGuard.of(input.problem(), plan, EngineConfig.resourceManager(assigner).nodeDelay());
@@ -252,27 +252,20 @@ public final class PlanModeSimulator {
     engine.setParked(JOB, !asking);
     int pendingCount = engine.job(JOB) == null ? 0 : engine.job(JOB).pending();
     AskReconciler.Delta delta = AskReconciler.planned(asking, outstanding, pendingCount, planTasks, 1000);
-    if (delta.dropAll()) {
-      engine.pendingTasks(JOB).forEach(engine::dropPending);
-    } else if (delta.add() > 0) {
-      Map<String, Integer> demand = new HashMap<>();
-      for (int t = 0; t < pending.length; t++) {
-        if (pending[t]) {
-          for (String x : splits.get(t)) {
-            demand.merge(x, 1, Integer::sum);
-          }
+    AskDeltas.apply(engine, JOB, "alice", delta, this::demand);
+  }
+
+  /** The maps the AM asks for on each host: one per pending split naming it. */
+  private Map<String, Integer> demand() {
+    Map<String, Integer> demand = new HashMap<>();
+    for (int t = 0; t < pending.length; t++) {
+      if (pending[t]) {
+        for (String x : splits.get(t)) {
+          demand.merge(x, 1, Integer::sum);
         }
       }
-      List<List<String>> pendingHosts = new ArrayList<>();
-      for (int t : engine.pendingTasks(JOB)) {
-        List<String> reps = new ArrayList<>();
-        for (int x : engine.state().replicas(t)) {
-          reps.add(engine.state().hostName(x));
-        }
-        pendingHosts.add(reps);
-      }
-      engine.addTasks(JOB, "alice", AskReconciler.tasksFromAsks(demand, pendingHosts, delta.add()));
     }
+    return demand;
   }
 
   /** The ResourceManager's facts for one node, as the adapter gives them: the job asks while its * ask lasts. */
