@@ -46,9 +46,9 @@ public record EngineConfig(
     }
   }
 
-  /** JSQ-MaxWeight with stealing, fair sub-queues, BAR plans, Wang et al.'s rates (α 0.8, β 0.5, γ 0.2). */
+  /** Break-even waiting, fair job order, BAR plans, Wang et al.'s rates (α 0.8, β 0.5, γ 0.2). */
   public static EngineConfig defaults() {
-    return new EngineConfig("jsq-maxweight-steal", "fair", "bar", CostModel.uniform(1, 3), 800, 500, 200, 0, 3, 3,
+    return new EngineConfig("break-even", "fair", "bar", CostModel.uniform(1, 3), 800, 500, 200, 0, 3, 3,
         200_000, 1L, 0, 0);
   }
 

@@ -8,7 +8,7 @@ import java.util.List;
  */
 public final class OnlinePolicies {
   private static final List<String> NAMES =
-      List.of("jsq-maxweight", "jsq-maxweight-steal", "balanced-pandas", "greedy", "delay", "fair");
+      List.of("jsq-maxweight", "jsq-maxweight-steal", "balanced-pandas", "greedy", "delay", "fair", "break-even");
 
   private OnlinePolicies() {}
 
@@ -29,6 +29,7 @@ public final class OnlinePolicies {
       case "greedy" -> new Greedy();
       case "delay" -> FairSharing.delay(nodeDelay, rackDelay);
       case "fair" -> FairSharing.fair();
+      case "break-even" -> new BreakEven();
       default -> throw new IllegalArgumentException(
           "unknown online policy '" + name + "'; known: " + String.join(", ", NAMES));
     };

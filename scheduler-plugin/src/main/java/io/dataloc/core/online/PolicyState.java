@@ -31,6 +31,12 @@ public interface PolicyState {
 
   boolean queued(int task);
 
+  /** When the task last became queued (virtual time, ticks). */
+  long queuedAt(int task);
+
+  /** The engine's virtual time now (ticks). */
+  long now();
+
   /** Bumped each time the task number is reused, so a stale queue entry is told from a live one. */
   int generation(int task);
 

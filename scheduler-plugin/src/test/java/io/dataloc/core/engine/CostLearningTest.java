@@ -111,7 +111,7 @@ class CostLearningTest {
    */
   @Test
   void theEnginePlansWithTheLearnedCosts() {
-    DecisionEngine e = new DecisionEngine(EngineConfig.defaults().withCostLearning(1));
+    DecisionEngine e = new DecisionEngine(EngineConfig.defaults().withPolicy("jsq-maxweight-steal").withCostLearning(1));
     e.addHost("a", null, 1);
     e.addHost("b", null, 1);
     CostModel configured = EngineConfig.defaults().planCost();

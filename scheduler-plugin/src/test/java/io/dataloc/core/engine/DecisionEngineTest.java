@@ -87,7 +87,7 @@ class DecisionEngineTest {
   void jsqJoinsTheShortestQueueAndBreaksTiesBySeed() {
     Set<String> outcomes = new HashSet<>();
     for (long seed = 0; seed < 20; seed++) {
-      DecisionEngine e = new DecisionEngine(EngineConfig.defaults().withSeed(seed));
+      DecisionEngine e = new DecisionEngine(EngineConfig.defaults().withPolicy("jsq-maxweight-steal").withSeed(seed));
       e.addHost("a", null, 1);
       e.addHost("b", null, 1);
       e.submitJob(1, "u", List.of(List.of("a", "b"), List.of("a", "b"), List.of("a", "b")));
@@ -95,7 +95,7 @@ class DecisionEngineTest {
           + ((JsqMaxWeight) e.policy()).commonQueueLength();
       // Three tasks over three empty queues: one each, whatever the ties.
       assertEquals("1/1/1", where);
-      DecisionEngine again = new DecisionEngine(EngineConfig.defaults().withSeed(seed));
+      DecisionEngine again = new DecisionEngine(EngineConfig.defaults().withPolicy("jsq-maxweight-steal").withSeed(seed));
       again.addHost("a", null, 1);
       again.addHost("b", null, 1);
       again.submitJob(1, "u", List.of(List.of("a", "b"), List.of("a", "b"), List.of("a", "b")));

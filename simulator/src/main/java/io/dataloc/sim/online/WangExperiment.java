@@ -23,7 +23,7 @@ import java.util.Map;
  */
 public final class WangExperiment implements Experiment {
   static final List<String> POLICIES =
-      List.of("jsq-maxweight", "jsq-maxweight-steal", "balanced-pandas", "fair", "delay", "greedy");
+      List.of("jsq-maxweight", "jsq-maxweight-steal", "balanced-pandas", "fair", "delay", "greedy", "break-even");
   private final boolean hotspot;
 
   public WangExperiment(boolean hotspot) {

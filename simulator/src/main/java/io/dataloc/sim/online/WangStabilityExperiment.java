@@ -26,7 +26,7 @@ import java.util.concurrent.Future;
  * quarter above 1.1 × the third plus 10, over 4,000 slots) are what this replaces near capacity.
  */
 public final class WangStabilityExperiment implements Experiment {
-  static final List<String> POLICIES = List.of("jsq-maxweight", "jsq-maxweight-steal", "greedy");
+  static final List<String> POLICIES = List.of("jsq-maxweight", "jsq-maxweight-steal", "greedy", "break-even");
 
   @Override
   public String name() {
@@ -54,7 +54,7 @@ public final class WangStabilityExperiment implements Experiment {
         for (String policy : POLICIES) {
           for (int k = 0; k < seeds; k++) {
             long seed = o.seed() + 1_000_003L * k;
-            runs.add(pool.submit(() -> one(policy, lambda, slots, seed)));
+            runs.add(pool.submit(() -> one(false, policy, lambda, slots, seed)));
           }
         }
       }
@@ -105,8 +105,9 @@ public final class WangStabilityExperiment implements Experiment {
     }
   }
 
-  private static Run one(String policy, double lambda, int slots, long seed) {
-    SlottedSimulator.Stats st = WangExperiment.simulate(false, policy, lambda, slots, seed);
+  /** One seeded run of a sweep's cluster: its backlog's slope, mean job delay, and whether it was stopped. */
+  static Run one(boolean hotspot, String policy, double lambda, int slots, long seed) {
+    SlottedSimulator.Stats st = WangExperiment.simulate(hotspot, policy, lambda, slots, seed);
     List<Integer> q = st.jobsInSystem;
     double delay = st.jobsDone == 0 ? Double.NaN : st.jobDelaySum / st.jobsDone;
     return new Run(1000 * slope(q, q.size() / 2, q.size()), delay, st.abortedUnstable);

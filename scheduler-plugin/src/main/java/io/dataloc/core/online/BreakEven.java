@@ -1,0 +1,333 @@
+package io.dataloc.core.online;
+
+import io.dataloc.core.jobs.JobView;
+import io.dataloc.core.model.Level;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.function.IntPredicate;
+
+/**
+ * Break-even waiting: a task waits for a slot where its data is for as long as running it
+ * elsewhere would cost it extra, and no longer.
+ *
+ * <p><b>The rule.</b> A task runs at rate {@code α} on a host holding its data, {@code β} in such a
+ * host's rack, {@code γ} elsewhere, so away from its data it takes {@code e(L) = 1/rate(L) − 1/α}
+ * longer (in ticks). Every waiting task is listed at each of its replica hosts (late binding: no
+ * host is chosen for it on arrival), at their racks, and in the cluster's list. A host with a free
+ * slot runs
+ * <ol>
+ *   <li>a task listed at it (its data is here: no extra cost), the oldest of the first job in the
+ *       engine's order; else
+ *   <li>a task listed in its rack that has waited at least {@code e(rack)}; else
+ *   <li>a task that has waited at least {@code e(level here)};
+ * </ol>
+ * among the jobs whose oldest task qualifies, the first in the job order. Else the slot idles.
+ *
+ * <p><b>Why.</b> Whether a task should leave its data is a rent-or-buy problem (ski rental): each
+ * tick of waiting for a local slot costs one tick, running elsewhere costs {@code e} once. The
+ * deterministic break-even rule — wait up to {@code e}, then move — never costs a task more than
+ * {@code (2/rate − 1/α) / (1/rate)} {@code < 2} times the better of the two choices made with
+ * hindsight: if its local slot comes by {@code e} it runs locally (optimal); else it pays
+ * {@code e + 1/rate}, and hindsight pays at least {@code min(e + 1/α, 1/rate) = 1/rate}. At low load
+ * every task finds its data's host free and runs there at once (JSQ's strength: greedy instead
+ * runs most tasks remotely on whichever idle host asks first); near capacity the data-less hosts
+ * run only tasks that waited, and late binding lets whichever replica host frees first take a task
+ * (greedy's strength: JSQ ties each task to one queue on arrival). Extensions beyond the seed
+ * papers; measured against them in the simulator's {@code wang} sweeps.
+ *
+ * <p><b>Plans.</b> A task planned local to a host is listed there only: another host runs it once
+ * it has waited {@code e(remote)}, whatever its level there — the plan's choice stands until then.
+ * A task planned away from its data is routed as an unplanned one. A task refused by a host
+ * ({@link #routeAvoiding}) is not run there.
+ *
+ * <p>Waits are compared exactly: {@code age ≥ 1/r − 1/α} iff {@code age·α·r ≥ 1000·(α − r)} with
+ * rates in thousandths per tick.
+ */
+public final class BreakEven implements OnlinePolicy {
+  private static final String LOCAL = "its data is here";
+  private static final String RACK = "waited past the rack break-even 1/β − 1/α";
+  private static final String AWAY = "waited past the break-even 1/rate − 1/α";
+  private PolicyState s;
+  private ServiceRates rates;
+  private JobLists[] hosts = new JobLists[0];
+  private int[] hostEpoch = new int[0];
+  private int[] pinnedCount = new int[0];
+  private JobLists[] racks = new JobLists[0];
+  private final JobLists all = new JobLists();
+  /** Per task: the stamp its live entries carry, its planned host (or -1), a host it avoids (or -1). */
+  private int[] stamp = new int[0];
+  private int[] pin = new int[0];
+  private int[] avoid = new int[0];
+  /** Per task: where it is listed, as (host, that host's epoch) pairs; null if not listed. */
+  private int[][] listedAt = new int[0][];
+  /** Per task: the racks it is listed in; null if none. */
+  private int[][] listedIn = new int[0][];
+
+  @Override
+  public String name() {
+    return "break-even";
+  }
+
+  @Override
+  public void attach(PolicyState state, ServiceRates r) {
+    this.s = state;
+    this.rates = r;
+  }
+
+  /**
+   * A host joined or came back: the waiting tasks with a replica on it (not planned elsewhere, not
+   * refused by it) are listed at it, in the order they were routed.
+   */
+  @Override
+  public void hostAdded(int host) {
+    JobLists here = hostList(host);
+    all.forEachLive(stamp, s, t -> {
+      if (pin[t] < 0 && avoid[t] != host && isReplica(t, host) && !listedAt(t, host)) {
+        here.add(s.job(t), t, stamp[t]);
+        int[] at = listedAt[t];
+        int[] grown = Arrays.copyOf(at, at.length + 2);
+        grown[at.length] = host;
+        grown[at.length + 1] = hostEpoch[host];
+        listedAt[t] = grown;
+      }
+    });
+  }
+
+  private boolean isReplica(int t, int host) {
+    for (int h : s.replicas(t)) {
+      if (h == host) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean listedAt(int t, int host) {
+    int[] at = listedAt[t];
+    for (int i = 0; i < at.length; i += 2) {
+      if (at[i] == host && at[i + 1] == hostEpoch[host]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void route(int task) {
+    list(task, -1, -1);
+  }
+
+  @Override
+  public void routeAvoiding(int task, int avoidHost) {
+    list(task, -1, avoidHost);
+  }
+
+  @Override
+  public void enqueuePlanned(int task, int host, Level level) {
+    list(task, level == Level.LOCAL && s.alive(host) ? host : -1, -1);
+  }
+
+  private void list(int task, int planned, int avoidHost) {
+    grow(task);
+    if (listedAt[task] != null) {
+      leave(task);
+    }
+    stamp[task]++;
+    pin[task] = planned;
+    avoid[task] = avoidHost;
+    JobView job = s.job(task);
+    int[] at;
+    int[] in = null;
+    if (planned >= 0) {
+      hostList(planned).add(job, task, stamp[task]);
+      at = new int[] {planned, epoch(planned)};
+      pinnedCount[planned]++;
+    } else {
+      int[] replicas = s.replicas(task);
+      int[] hs = new int[2 * replicas.length];
+      int[] rs = new int[replicas.length];
+      int n = 0;
+      int k = 0;
+      for (int h : replicas) {
+        if (h != avoidHost && s.alive(h)) {
+          hostList(h).add(job, task, stamp[task]);
+          hs[n++] = h;
+          hs[n++] = epoch(h);
+        }
+        int r = s.rackOf(h);
+        if (r != PolicyState.NO_RACK && !contains(rs, k, r)) {
+          rackList(r).add(job, task, stamp[task]);
+          rs[k++] = r;
+        }
+      }
+      at = Arrays.copyOf(hs, n);
+      in = k == 0 ? null : Arrays.copyOf(rs, k);
+    }
+    all.add(job, task, stamp[task]);
+    listedAt[task] = at;
+    listedIn[task] = in;
+  }
+
+  /** The task is no longer listed anywhere: every entry of it goes stale, every count drops. */
+  private void leave(int task) {
+    int[] at = listedAt[task];
+    if (at == null) {
+      return;
+    }
+    JobView job = s.job(task);
+    for (int i = 0; i < at.length; i += 2) {
+      int h = at[i];
+      if (hostEpoch[h] == at[i + 1]) {
+        hosts[h].left(job, stamp, s);
+        if (pin[task] == h) {
+          pinnedCount[h]--;
+        }
+      }
+    }
+    if (listedIn[task] != null) {
+      for (int r : listedIn[task]) {
+        racks[r].left(job, stamp, s);
+      }
+    }
+    all.left(job, stamp, s);
+    stamp[task]++;
+    pin[task] = -1;
+    avoid[task] = -1;
+    listedAt[task] = null;
+    listedIn[task] = null;
+  }
+
+  @Override
+  public void removed(int task) {
+    if (task < listedAt.length) {
+      leave(task);
+    }
+  }
+
+  @Override
+  public Pick pick(int host) {
+    return pick(host, Set.of());
+  }
+
+  @Override
+  public Pick pick(int host, Set<JobView> excluded) {
+    int t = hostList(host).first(s, stamp, excluded, x -> false, x -> true);
+    String why = LOCAL;
+    if (t < 0 && s.rackOf(host) != PolicyState.NO_RACK) {
+      t = rackList(s.rackOf(host)).first(s, stamp, excluded, x -> avoid[x] == host, away(host));
+      why = RACK;
+    }
+    if (t < 0) {
+      t = all.first(s, stamp, excluded, x -> avoid[x] == host, away(host));
+      why = AWAY;
+    }
+    if (t < 0) {
+      return null;
+    }
+    int queue = pin[t];
+    leave(t);
+    return new Pick(t, s.level(t, host), why, queue);
+  }
+
+  /** A task this host may run although it is not listed here: one that waited past break-even. */
+  private IntPredicate away(int host) {
+    return t -> {
+      long rate = pin[t] >= 0 ? rates.gamma() : rates.rate(s.level(t, host).ordinal());
+      return waited(t, rate);
+    };
+  }
+
+  /** The task has waited at least {@code 1/rate − 1/α} ticks (exactly). */
+  private boolean waited(int t, long rate) {
+    long a = rates.alpha();
+    long age = s.now() - s.queuedAt(t);
+    return age * a * rate >= 1000 * (a - rate);
+  }
+
+  @Override
+  public int queueHostOf(int task) {
+    return task < pin.length && listedAt[task] != null ? pin[task] : -1;
+  }
+
+  @Override
+  public boolean forEachQueued(int host, JobView job, IntPredicate visit) {
+    if (host >= 0 && host < hosts.length && hosts[host] != null) {
+      hosts[host].forEach(job, stamp, s, t -> pin[t] != host || visit.test(t));
+    }
+    return true;
+  }
+
+  @Override
+  public int[] hostLost(int host) {
+    if (host >= hosts.length || hosts[host] == null) {
+      return new int[0];
+    }
+    int[] listed = hosts[host].drain(stamp, s);
+    hosts[host] = null;
+    hostEpoch[host]++;
+    pinnedCount[host] = 0;
+    int n = 0;
+    for (int t : listed) {
+      if (pin[t] == host) {
+        listed[n++] = t;
+        leave(t);
+      }
+    }
+    return Arrays.copyOf(listed, n);
+  }
+
+  @Override
+  public int queuedFor(int host) {
+    return host < pinnedCount.length ? pinnedCount[host] : 0;
+  }
+
+  private JobLists hostList(int h) {
+    if (h >= hosts.length) {
+      int n = Math.max(h + 1, 2 * hosts.length);
+      hosts = Arrays.copyOf(hosts, n);
+      hostEpoch = Arrays.copyOf(hostEpoch, n);
+      pinnedCount = Arrays.copyOf(pinnedCount, n);
+    }
+    if (hosts[h] == null) {
+      hosts[h] = new JobLists();
+    }
+    return hosts[h];
+  }
+
+  private int epoch(int h) {
+    return hostEpoch[h];
+  }
+
+  private JobLists rackList(int r) {
+    if (r >= racks.length) {
+      racks = Arrays.copyOf(racks, Math.max(r + 1, 2 * racks.length));
+    }
+    if (racks[r] == null) {
+      racks[r] = new JobLists();
+    }
+    return racks[r];
+  }
+
+  private void grow(int task) {
+    if (task >= stamp.length) {
+      int n = Math.max(task + 1, Math.max(64, 2 * stamp.length));
+      stamp = Arrays.copyOf(stamp, n);
+      int old = pin.length;
+      pin = Arrays.copyOf(pin, n);
+      avoid = Arrays.copyOf(avoid, n);
+      Arrays.fill(pin, old, n, -1);
+      Arrays.fill(avoid, old, n, -1);
+      listedAt = Arrays.copyOf(listedAt, n);
+      listedIn = Arrays.copyOf(listedIn, n);
+    }
+  }
+
+  private static boolean contains(int[] a, int n, int v) {
+    for (int i = 0; i < n; i++) {
+      if (a[i] == v) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
