@@ -23,6 +23,11 @@ import org.knowm.xchart.CategoryChartBuilder;
  * chart per placement ({@code DIR/workload-PLACEMENT.png}: mean, p50 and p95 job time per scheduler).
  */
 public final class WorkloadReport {
+  /** Dataloc as shipped ({@code dataloc}) or a variant of it ({@code dataloc-...}: some settings changed). */
+  static boolean isDataloc(String scheduler) {
+    return scheduler.equals("dataloc") || scheduler.startsWith("dataloc-");
+  }
+
   private static final Pattern LINE = Pattern.compile("^WORKLOAD label=(\\S+)/(\\S+)/(\\S+) jobs=(\\d+) maps=(\\d+) "
       + "mean=([0-9.]+) p50=([0-9.]+) p95=([0-9.]+) makespan=([0-9.]+) map-phase-mean=([0-9.]+) data-local=(\\d+) "
       + "rack-local=(\\d+) map-seconds-on-data=([0-9.]+)\\(n=(\\d+)\\) map-seconds-remote=([0-9.]+)\\(n=(\\d+)\\)");
@@ -73,15 +78,20 @@ public final class WorkloadReport {
         }
         md.append('\n');
       }
-      Map<String, List<Double>> dataloc = placement.getValue().get("dataloc");
-      if (dataloc != null) {
-        md.append("\nDataloc over the best stock scheduler:");
+      for (var d : placement.getValue().entrySet()) {
+        if (!isDataloc(d.getKey())) {
+          continue;
+        }
+        Map<String, List<Double>> dataloc = d.getValue();
+        md.append('\n').append(d.getKey().equals("dataloc") ? "Dataloc" : d.getKey())
+            .append(" over the best stock scheduler:");
+        int before = md.length();
         for (String k : new String[] {"mean", "p95", "makespan", "map phase", "MB over links"}) {
           double best = Double.MAX_VALUE;
           String who = "";
           for (var s : placement.getValue().entrySet()) {
             double v = mean(s.getValue().get(k));
-            if (!s.getKey().equals("dataloc") && !Double.isNaN(v) && v < best) {
+            if (!isDataloc(s.getKey()) && !Double.isNaN(v) && v < best) {
               best = v;
               who = s.getKey();
             }
@@ -90,7 +100,11 @@ public final class WorkloadReport {
             md.append(String.format(Locale.ROOT, " %s %.2f (%s);", k, mean(dataloc.get(k)) / best, who));
           }
         }
-        md.setLength(md.length() - 1);
+        if (md.length() > before) {
+          md.setLength(md.length() - 1);
+        } else {
+          md.append(" no stock scheduler ran");
+        }
         md.append(".\n");
       }
       chart(dir.resolve("workload-" + placement.getKey() + ".png"), placement.getKey(), placement.getValue());

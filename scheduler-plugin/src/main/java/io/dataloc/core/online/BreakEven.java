@@ -23,22 +23,29 @@ import java.util.function.IntPredicate;
  * </ol>
  * among the jobs whose oldest task qualifies, the first in the job order. Else the slot idles.
  *
- * <p><b>Why.</b> Whether a task should leave its data is a rent-or-buy problem (ski rental): each
- * tick of waiting for a local slot costs one tick, running elsewhere costs {@code e} once. The
- * deterministic break-even rule — wait up to {@code e}, then move — never costs a task more than
- * {@code (2/rate − 1/α) / (1/rate)} {@code < 2} times the better of the two choices made with
- * hindsight: if its local slot comes by {@code e} it runs locally (optimal); else it pays
- * {@code e + 1/rate}, and hindsight pays at least {@code min(e + 1/α, 1/rate) = 1/rate}. At low load
- * every task finds its data's host free and runs there at once (JSQ's strength: greedy instead
- * runs most tasks remotely on whichever idle host asks first); near capacity the data-less hosts
- * run only tasks that waited, and late binding lets whichever replica host frees first take a task
- * (greedy's strength: JSQ ties each task to one queue on arrival). Extensions beyond the seed
- * papers; measured against them in the simulator's {@code wang} sweeps.
+ * <p><b>Why.</b> For one task, leaving its data is a rent-or-buy choice (ski rental): each tick
+ * spent waiting for a slot where its data is costs a tick; running on a host free now costs
+ * {@code e} once, on top of the local run. Its local slot comes at a time {@code W} it cannot know.
+ * The break-even rule — wait up to {@code e}, then move — costs it at most
+ * {@code (e + 1/rate) / (1/rate) < 2} times what hindsight would have chosen: if {@code W ≤ e} it
+ * runs locally (the better choice); else it pays {@code e + 1/rate}, and hindsight at least
+ * {@code min(W + 1/α, 1/rate) = 1/rate}. (A heuristic argument for one task, assuming a host is
+ * free when it moves; the cluster-wide claims are measured, not proven.) At low load a task finds
+ * a host holding its data free and runs there at once — where JSQ-MaxWeight is good and greedy is
+ * not (greedy runs most tasks on whichever idle host asks first, remotely). Near capacity the
+ * data-less hosts run only tasks that have waited, and late binding lets whichever replica host
+ * frees first take a task — where greedy is good and JSQ-MaxWeight is not (it ties each task to
+ * one queue on arrival). An extension beyond the seed papers, measured against them by the
+ * simulator's {@code online-goal}, {@code wang}, {@code wang-hotspot} and {@code wang-stability}.
  *
  * <p><b>Plans.</b> A task planned local to a host is listed there only: another host runs it once
  * it has waited {@code e(remote)}, whatever its level there — the plan's choice stands until then.
  * A task planned away from its data is routed as an unplanned one. A task refused by a host
  * ({@link #routeAvoiding}) is not run there.
+ *
+ * <p>Cost: routing a task lists it {@code O(replicas)} times; a decision visits the jobs with tasks
+ * listed at the host, in its rack and in the cluster ({@code O(jobs)}, as a {@link TaskQueue}'s
+ * poll does); the lists hold at most about twice their live entries ({@link JobLists}).
  *
  * <p>Waits are compared exactly: {@code age ≥ 1/r − 1/α} iff {@code age·α·r ≥ 1000·(α − r)} with
  * rates in thousandths per tick.

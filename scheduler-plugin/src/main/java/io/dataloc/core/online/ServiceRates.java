@@ -14,6 +14,9 @@ public final class ServiceRates {
   private long alpha;
   private long beta;
   private long gamma;
+  private final long configuredAlpha;
+  private final long configuredBeta;
+  private final long configuredGamma;
   private final int minSamples;
 
   public ServiceRates(long alpha, long beta, long gamma, int minSamples) {
@@ -21,6 +24,9 @@ public final class ServiceRates {
     this.alpha = alpha;
     this.beta = beta;
     this.gamma = gamma;
+    this.configuredAlpha = alpha;
+    this.configuredBeta = beta;
+    this.configuredGamma = gamma;
     this.minSamples = minSamples;
   }
 
@@ -50,22 +56,35 @@ public final class ServiceRates {
   }
 
   /**
-   * Follows the durations observed so far: once local and remote tasks each have
-   * {@code minSamples} samples (and {@code minSamples > 0}), the rates become {@code 1 / mean
-   * duration} in thousandths (local at most 1), kept ordered ({@code γ ≤ β ≤ α}); {@code β} is the
-   * midpoint of the other two until rack-local tasks have samples of their own.
+   * Follows the durations observed so far (when {@code minSamples > 0}). Once local tasks have
+   * {@code minSamples} samples, {@code α = 1 / their mean duration} in thousandths (at most 1), and
+   * a level with samples of its own gets {@code 1 / its mean}; until then a level keeps its
+   * configured ratio to {@code α} — the configured rates give the ratios, the local tasks the time
+   * scale (for a policy that reads rates as times, such as {@link BreakEven}: in the
+   * ResourceManager a tick is a second, and the configured {@code α = 0.8} alone would say a local
+   * map takes 1.25 s). {@code β} is the midpoint of the other two while only it lacks samples.
+   * Kept ordered ({@code γ ≤ β ≤ α}, each at least 1). The ratio-only policies (MaxWeight's
+   * {@code α·Q_m ≥ γ·Q̄}, Balanced-PANDAS's workloads) decide the same under a common scale, up to
+   * rounding.
    */
   public void update(ObservedDurations d) {
     long n0 = d.count(Level.LOCAL);
     long n1 = d.count(Level.RACK);
     long n2 = d.count(Level.REMOTE);
-    if (minSamples <= 0 || n0 < minSamples || n2 < minSamples) {
+    if (minSamples <= 0 || n0 < minSamples) {
       return;
     }
     long a = Math.min(1000, Math.max(1, 1000 * n0 / d.sumTicks(Level.LOCAL)));
-    long g = Math.min(a, Math.max(1, 1000 * n2 / d.sumTicks(Level.REMOTE)));
-    long b = n1 >= minSamples ? Math.max(g, Math.min(a, 1000 * n1 / d.sumTicks(Level.RACK)))
-        : Math.max(g, Math.min(a, (a + g) / 2));
+    long g = n2 >= minSamples ? Math.min(a, Math.max(1, 1000 * n2 / d.sumTicks(Level.REMOTE)))
+        : Math.min(a, Math.max(1, a * configuredGamma / configuredAlpha));
+    long b;
+    if (n1 >= minSamples) {
+      b = Math.max(g, Math.min(a, 1000 * n1 / d.sumTicks(Level.RACK)));
+    } else if (n2 >= minSamples) {
+      b = Math.max(g, Math.min(a, (a + g) / 2));
+    } else {
+      b = Math.max(g, Math.min(a, a * configuredBeta / configuredAlpha));
+    }
     alpha = a;
     beta = b;
     gamma = g;

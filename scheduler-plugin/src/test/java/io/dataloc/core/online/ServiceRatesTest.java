@@ -17,18 +17,25 @@ class ServiceRatesTest {
   }
 
   @Test
-  void theConfiguredRatesUntilLocalAndRemoteHaveEnoughSamples() {
+  void theLocalTasksGiveTheTimeScaleAndEachLevelItsOwnRateOnceItHasSamples() {
     ServiceRates r = new ServiceRates(1000, 800, 500, 2);
     ObservedDurations d = new ObservedDurations();
+    observe(d, Level.LOCAL, 10);
+    observe(d, Level.REMOTE, 40, 40);
+    r.update(d);
+    assertEquals(1000, r.alpha(), "one local sample of two: the configured rates");
+    assertEquals(800, r.beta());
+    assertEquals(500, r.gamma());
+    r = new ServiceRates(1000, 800, 500, 2);
+    d = new ObservedDurations();
     observe(d, Level.LOCAL, 10, 10);
     observe(d, Level.REMOTE, 40);
     r.update(d);
-    assertEquals(1000, r.alpha());
-    assertEquals(800, r.beta());
-    assertEquals(500, r.gamma());
+    assertEquals(100, r.alpha(), "1 / 10 ticks");
+    assertEquals(80, r.beta(), "the configured 0.8 of α");
+    assertEquals(50, r.gamma(), "the configured 0.5 of α: one remote sample of two");
     observe(d, Level.REMOTE, 40);
     r.update(d);
-    assertEquals(100, r.alpha(), "1 / 10 ticks");
     assertEquals(25, r.gamma(), "1 / 40 ticks");
     assertEquals(62, r.beta(), "no rack samples: the midpoint, rounded down");
     observe(d, Level.RACK, 20, 20);
@@ -78,12 +85,14 @@ class ServiceRatesTest {
         n[level.ordinal()]++;
       }
       r.update(d);
-      if (n[0] < min || n[2] < min) {
+      if (n[0] < min) {
         assertEquals(1000, r.alpha(), "round " + round);
+        assertEquals(400, r.gamma(), "round " + round);
         continue;
       }
       long a = Math.min(1000, Math.max(1, (long) Math.floor(1000 * n[0] / sum[0])));
-      long g = Math.min(a, Math.max(1, (long) Math.floor(1000 * n[2] / sum[2])));
+      long g = n[2] < min ? Math.min(a, Math.max(1, (long) Math.floor(a * 0.4)))
+          : Math.min(a, Math.max(1, (long) Math.floor(1000 * n[2] / sum[2])));
       assertEquals(a, r.alpha(), "round " + round);
       assertEquals(g, r.gamma(), "round " + round);
       assertTrue(r.gamma() <= r.beta() && r.beta() <= r.alpha(), "round " + round + ": " + r);
