@@ -58,7 +58,7 @@ public final class DatalocConfiguration {
       "raise cost.rack and cost.remote to the ratio of observed map durations (away from the data against on it) "
           + "once local maps and maps of that level have this many samples each; never below the configured costs");
   public static final Key LEARN_SAMPLES = new Key("rate.learn-samples", "0", "0 (off) or a whole number >= 1",
-      "learn the rates from observed container run times once each level has this many samples");
+      "learn rates from run times: this many finished local maps set the time scale, each level its own once sampled");
   public static final Key PLAN_BUDGET = new Key("plan.time-budget-ms", "2000", "10..600000",
       "time a plan may take before the fallback assigner is used");
   public static final Key PLAN_MAX_TASKS = new Key("plan.max-tasks", "200000", "0..10000000",

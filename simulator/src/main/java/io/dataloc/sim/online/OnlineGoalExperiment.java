@@ -12,9 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
@@ -54,8 +51,8 @@ public final class OnlineGoalExperiment implements Experiment {
    * level backlog (a slope interval of 0.1–0.6 jobs per 1,000 slots against 28 jobs in the
    * system), which longer runs tell from growth. The delay stays the first runs'.
    */
-  private void decideLonger(RunOptions o, ExecutorService pool, List<Point> points, int seeds, int slots, Csv csv)
-      throws InterruptedException, ExecutionException {
+  private void decideLonger(RunOptions o, RunPool pool, List<Point> points, int seeds, int slots, Csv csv)
+      throws IOException {
     Map<Integer, List<Future<WangStabilityExperiment.Run>>> again = new LinkedHashMap<>();
     for (int i = 0; i < points.size(); i++) {
       Point p = points.get(i);
@@ -74,7 +71,7 @@ public final class OnlineGoalExperiment implements Experiment {
       double[] slope = new double[seeds];
       boolean aborted = false;
       for (int k = 0; k < seeds; k++) {
-        WangStabilityExperiment.Run r = e.getValue().get(k).get();
+        WangStabilityExperiment.Run r = RunPool.get(e.getValue().get(k));
         slope[k] = r.slope();
         aborted |= r.aborted();
         csv.add(p.hotspot() ? "hotspot" : "uniform", p.policy(), p.lambda(), k, r.jobDelay(), r.slope(), r.aborted(),
@@ -98,9 +95,8 @@ public final class OnlineGoalExperiment implements Experiment {
     sweeps.put(false, o.quick() ? new double[] {200, 600} : new double[] {100, 200, 300, 350, 400, 450, 500, 550,
         600, 630, 650, 670});
     sweeps.put(true, o.quick() ? new double[] {100, 300} : new double[] {50, 100, 150, 200, 250, 300, 350, 400});
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
     Map<String, Future<WangStabilityExperiment.Run>> runs = new LinkedHashMap<>();
-    try {
+    try (RunPool pool = new RunPool()) {
       sweeps.forEach((hot, lambdas) -> {
         for (double lambda : lambdas) {
           for (String policy : policies) {
@@ -123,7 +119,7 @@ public final class OnlineGoalExperiment implements Experiment {
             double[] slope = new double[seeds];
             boolean aborted = false;
             for (int k = 0; k < seeds; k++) {
-              WangStabilityExperiment.Run r = runs.get(key(hot, policy, lambda, k)).get();
+              WangStabilityExperiment.Run r = RunPool.get(runs.get(key(hot, policy, lambda, k)));
               delay[k] = r.jobDelay();
               slope[k] = r.slope();
               aborted |= r.aborted();
@@ -148,13 +144,6 @@ public final class OnlineGoalExperiment implements Experiment {
       }
       summary.append(verdicts(sweeps, points));
       return report.summary(summary.toString().strip());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    } catch (ExecutionException e) {
-      throw new IOException(e.getCause());
-    } finally {
-      pool.shutdownNow();
     }
   }
 

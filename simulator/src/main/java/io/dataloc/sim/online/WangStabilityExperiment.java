@@ -9,9 +9,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
@@ -48,8 +45,7 @@ public final class WangStabilityExperiment implements Experiment {
     int slots = o.quick() ? 600 : 12_000;
     int seeds = o.seedsOr(5, 2);
     List<Future<Run>> runs = new ArrayList<>();
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Runtime.getRuntime().availableProcessors()));
-    try {
+    try (RunPool pool = new RunPool()) {
       for (double lambda : lambdas) {
         for (String policy : POLICIES) {
           for (int k = 0; k < seeds; k++) {
@@ -70,7 +66,7 @@ public final class WangStabilityExperiment implements Experiment {
           double[] delay = new double[seeds];
           boolean aborted = false;
           for (int k = 0; k < seeds; k++) {
-            Run r = runs.get(i++).get();
+            Run r = RunPool.get(runs.get(i++));
             slope[k] = r.slope();
             delay[k] = r.jobDelay();
             aborted |= r.aborted();
@@ -95,13 +91,6 @@ public final class WangStabilityExperiment implements Experiment {
           "jobs per 1,000 slots", series, false, false);
       return report.summary(name() + ": mean job delay ± 95% CI over " + seeds + " seeds of " + slots
           + " slots, and the backlog's slope (jobs per 1,000 slots, second half)\n" + t);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    } catch (ExecutionException e) {
-      throw new IOException(e.getCause());
-    } finally {
-      pool.shutdownNow();
     }
   }
 
