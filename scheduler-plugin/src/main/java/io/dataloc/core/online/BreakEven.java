@@ -41,7 +41,9 @@ import java.util.function.IntPredicate;
  * <p><b>Plans.</b> A task planned local to a host is listed there only: another host runs it once
  * it has waited {@code e(remote)}, whatever its level there — the plan's choice stands until then.
  * A task planned away from its data is routed as an unplanned one. A task refused by a host
- * ({@link #routeAvoiding}) is not run there.
+ * ({@link #routeAvoiding}) is not run there. A lost host hands back the tasks planned on it; the
+ * tasks merely listed there stay listed, so it serves them if it comes back (no work when a host
+ * is lost or added beyond its planned tasks).
  *
  * <p>Cost: routing a task lists it {@code O(replicas)} times; a decision visits the jobs with tasks
  * listed at the host, in its rack and in the cluster ({@code O(jobs)}, as a {@link TaskQueue}'s
@@ -57,7 +59,6 @@ public final class BreakEven implements OnlinePolicy {
   private PolicyState s;
   private ServiceRates rates;
   private JobLists[] hosts = new JobLists[0];
-  private int[] hostEpoch = new int[0];
   private int[] pinnedCount = new int[0];
   private JobLists[] racks = new JobLists[0];
   private final JobLists all = new JobLists();
@@ -65,7 +66,7 @@ public final class BreakEven implements OnlinePolicy {
   private int[] stamp = new int[0];
   private int[] pin = new int[0];
   private int[] avoid = new int[0];
-  /** Per task: where it is listed, as (host, that host's epoch) pairs; null if not listed. */
+  /** Per task: the hosts it is listed at; null if not listed. */
   private int[][] listedAt = new int[0][];
   /** Per task: the racks it is listed in; null if none. */
   private int[][] listedIn = new int[0][];
@@ -79,44 +80,6 @@ public final class BreakEven implements OnlinePolicy {
   public void attach(PolicyState state, ServiceRates r) {
     this.s = state;
     this.rates = r;
-  }
-
-  /**
-   * A host joined or came back: the waiting tasks with a replica on it (not planned elsewhere, not
-   * refused by it) are listed at it, in the order they were routed.
-   */
-  @Override
-  public void hostAdded(int host) {
-    JobLists here = hostList(host);
-    all.forEachLive(stamp, s, t -> {
-      if (pin[t] < 0 && avoid[t] != host && isReplica(t, host) && !listedAt(t, host)) {
-        here.add(s.job(t), t, stamp[t]);
-        int[] at = listedAt[t];
-        int[] grown = Arrays.copyOf(at, at.length + 2);
-        grown[at.length] = host;
-        grown[at.length + 1] = hostEpoch[host];
-        listedAt[t] = grown;
-      }
-    });
-  }
-
-  private boolean isReplica(int t, int host) {
-    for (int h : s.replicas(t)) {
-      if (h == host) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private boolean listedAt(int t, int host) {
-    int[] at = listedAt[t];
-    for (int i = 0; i < at.length; i += 2) {
-      if (at[i] == host && at[i + 1] == hostEpoch[host]) {
-        return true;
-      }
-    }
-    return false;
   }
 
   @Override
@@ -147,19 +110,18 @@ public final class BreakEven implements OnlinePolicy {
     int[] in = null;
     if (planned >= 0) {
       hostList(planned).add(job, task, stamp[task]);
-      at = new int[] {planned, epoch(planned)};
+      at = new int[] {planned};
       pinnedCount[planned]++;
     } else {
       int[] replicas = s.replicas(task);
-      int[] hs = new int[2 * replicas.length];
+      int[] hs = new int[replicas.length];
       int[] rs = new int[replicas.length];
       int n = 0;
       int k = 0;
       for (int h : replicas) {
-        if (h != avoidHost && s.alive(h)) {
+        if (h != avoidHost) { // a host down now keeps its list: it may come back
           hostList(h).add(job, task, stamp[task]);
           hs[n++] = h;
-          hs[n++] = epoch(h);
         }
         int r = s.rackOf(h);
         if (r != PolicyState.NO_RACK && !contains(rs, k, r)) {
@@ -182,13 +144,10 @@ public final class BreakEven implements OnlinePolicy {
       return;
     }
     JobView job = s.job(task);
-    for (int i = 0; i < at.length; i += 2) {
-      int h = at[i];
-      if (hostEpoch[h] == at[i + 1]) {
-        hosts[h].left(job, stamp, s);
-        if (pin[task] == h) {
-          pinnedCount[h]--;
-        }
+    for (int h : at) {
+      hosts[h].left(job, stamp, s);
+      if (pin[task] == h) {
+        pinnedCount[h]--;
       }
     }
     if (listedIn[task] != null) {
@@ -264,23 +223,26 @@ public final class BreakEven implements OnlinePolicy {
     return true;
   }
 
+  /**
+   * The tasks planned on the lost host, handed back to be routed again. The tasks merely listed
+   * there stay listed: the host serves them if it comes back, and meanwhile they wait elsewhere.
+   */
   @Override
   public int[] hostLost(int host) {
-    if (host >= hosts.length || hosts[host] == null) {
+    if (host >= hosts.length || hosts[host] == null || pinnedCount[host] == 0) {
       return new int[0];
     }
-    int[] listed = hosts[host].drain(stamp, s);
-    hosts[host] = null;
-    hostEpoch[host]++;
-    pinnedCount[host] = 0;
-    int n = 0;
-    for (int t : listed) {
+    IntDeque planned = new IntDeque();
+    hosts[host].forEachLive(stamp, s, t -> {
       if (pin[t] == host) {
-        listed[n++] = t;
-        leave(t);
+        planned.add(t);
       }
+    });
+    int[] out = planned.toArray();
+    for (int t : out) {
+      leave(t);
     }
-    return Arrays.copyOf(listed, n);
+    return out;
   }
 
   @Override
@@ -292,17 +254,12 @@ public final class BreakEven implements OnlinePolicy {
     if (h >= hosts.length) {
       int n = Math.max(h + 1, 2 * hosts.length);
       hosts = Arrays.copyOf(hosts, n);
-      hostEpoch = Arrays.copyOf(hostEpoch, n);
       pinnedCount = Arrays.copyOf(pinnedCount, n);
     }
     if (hosts[h] == null) {
       hosts[h] = new JobLists();
     }
     return hosts[h];
-  }
-
-  private int epoch(int h) {
-    return hostEpoch[h];
   }
 
   private JobLists rackList(int r) {

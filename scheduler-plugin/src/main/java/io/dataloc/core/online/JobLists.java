@@ -1,7 +1,6 @@
 package io.dataloc.core.online;
 
 import io.dataloc.core.jobs.JobView;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -100,23 +99,6 @@ final class JobLists {
         }
       }
     }
-  }
-
-  /** Every live task here (the list is emptied). */
-  int[] drain(int[] stamps, PolicyState s) {
-    IntDeque out = new IntDeque();
-    for (Iterator<Part> it = parts.values().iterator(); it.hasNext(); ) {
-      Part p = it.next();
-      for (int i = 0; i < p.entries.size(); i += 2) {
-        int t = p.entries.get(i);
-        if (isLive(t, p.entries.get(i + 1), stamps, s)) {
-          out.add(t);
-        }
-      }
-      it.remove();
-    }
-    live = 0;
-    return out.toArray();
   }
 
   /** The oldest live entry of a part that is not skipped, or -1; stale entries in front go. */

@@ -100,7 +100,7 @@ class BreakEvenTest {
   }
 
   @Test
-  void aLostHostsPlannedTasksAreHandedBackAndItsListsForgotten() {
+  void aLostHostHandsBackItsPlannedTasksOnly() {
     DecisionEngine e = engine("fifo", "a", null, "b", null);
     BreakEven p = (BreakEven) e.policy();
     e.submitJob(1, "u", List.of(List.of("a"), List.of("a", "b")));
