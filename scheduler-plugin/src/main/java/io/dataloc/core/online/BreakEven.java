@@ -21,7 +21,10 @@ import java.util.function.IntPredicate;
  *   <li>a task listed in its rack that has waited at least {@code e(rack)}; else
  *   <li>a task that has waited at least {@code e(level here)};
  * </ol>
- * among the jobs whose oldest task qualifies, the first in the job order. Else the slot idles.
+ * among the jobs whose oldest task there qualifies, the first in the job order. Else the slot
+ * idles. ("Oldest" is the first listed: a task listed again after its host was drained or lost
+ * keeps its wait but goes behind its job's later tasks.) The engine's starvation guard, when on,
+ * runs a starving job's task before the policy is asked.
  *
  * <p><b>Why.</b> For one task, leaving its data is a rent-or-buy choice (ski rental): each tick
  * spent waiting for a slot where its data is costs a tick; running on a host free now costs
@@ -41,7 +44,9 @@ import java.util.function.IntPredicate;
  * <p><b>Plans.</b> A task planned local to a host is listed there only: another host runs it once
  * it has waited {@code e(remote)}, whatever its level there — the plan's choice stands until then.
  * A task planned away from its data is routed as an unplanned one. A task refused by a host
- * ({@link #routeAvoiding}) is not run there. A lost host hands back the tasks planned on it; the
+ * ({@link #routeAvoiding}) is not listed there and runs there, as a planned task elsewhere does,
+ * only after the remote break-even (a host that cannot run it now may later; in a one-host
+ * cluster it is the only one). A lost host hands back the tasks planned on it; the
  * tasks merely listed there stay listed, so it serves them if it comes back (no work when a host
  * is lost or added beyond its planned tasks).
  *
@@ -177,14 +182,14 @@ public final class BreakEven implements OnlinePolicy {
 
   @Override
   public Pick pick(int host, Set<JobView> excluded) {
-    int t = hostList(host).first(s, stamp, excluded, x -> false, x -> true);
+    int t = hostList(host).first(s, stamp, excluded, x -> true);
     String why = LOCAL;
     if (t < 0 && s.rackOf(host) != PolicyState.NO_RACK) {
-      t = rackList(s.rackOf(host)).first(s, stamp, excluded, x -> avoid[x] == host, away(host));
+      t = rackList(s.rackOf(host)).first(s, stamp, excluded, away(host));
       why = RACK;
     }
     if (t < 0) {
-      t = all.first(s, stamp, excluded, x -> avoid[x] == host, away(host));
+      t = all.first(s, stamp, excluded, away(host));
       why = AWAY;
     }
     if (t < 0) {
@@ -195,10 +200,13 @@ public final class BreakEven implements OnlinePolicy {
     return new Pick(t, s.level(t, host), why, queue);
   }
 
-  /** A task this host may run although it is not listed here: one that waited past break-even. */
+  /**
+   * A task this host may run although it is not listed here: one that waited past break-even — the
+   * remote one if a plan put it elsewhere or this host refused it, else its level's here.
+   */
   private IntPredicate away(int host) {
     return t -> {
-      long rate = pin[t] >= 0 ? rates.gamma() : rates.rate(s.level(t, host).ordinal());
+      long rate = pin[t] >= 0 || avoid[t] == host ? rates.gamma() : rates.rate(s.level(t, host).ordinal());
       return waited(t, rate);
     };
   }

@@ -54,11 +54,11 @@ final class JobLists {
   }
 
   /**
-   * The first job in the engine's order, among jobs not excluded whose oldest live task here that
-   * is not {@code skip}ped passes {@code ok}: that task, or -1 if no job's does. Stale entries at
-   * the front of a job's part are dropped on the way.
+   * The first job in the engine's order, among jobs not excluded whose oldest live task here passes
+   * {@code ok}: that task, or -1 if no job's does. Stale entries at the front of a job's part are
+   * dropped on the way.
    */
-  int first(PolicyState s, int[] stamps, Set<JobView> excluded, IntPredicate skip, IntPredicate ok) {
+  int first(PolicyState s, int[] stamps, Set<JobView> excluded, IntPredicate ok) {
     JobView best = null;
     int bestTask = -1;
     for (Map.Entry<JobView, Part> e : parts.entrySet()) {
@@ -66,7 +66,7 @@ final class JobLists {
       if (excluded.contains(j) || (best != null && s.compareJobs(j, best) >= 0)) {
         continue;
       }
-      int t = oldest(e.getValue(), stamps, s, skip);
+      int t = oldest(e.getValue(), stamps, s);
       if (t >= 0 && ok.test(t)) {
         best = j;
         bestTask = t;
@@ -101,20 +101,14 @@ final class JobLists {
     }
   }
 
-  /** The oldest live entry of a part that is not skipped, or -1; stale entries in front go. */
-  private static int oldest(Part p, int[] stamps, PolicyState s, IntPredicate skip) {
+  /** The oldest live entry of a part, or -1; stale entries in front go. */
+  private static int oldest(Part p, int[] stamps, PolicyState s) {
     IntDeque q = p.entries;
     while (!q.isEmpty() && !isLive(q.get(0), q.get(1), stamps, s)) {
       q.poll();
       q.poll();
     }
-    for (int i = 0; i < q.size(); i += 2) {
-      int t = q.get(i);
-      if (isLive(t, q.get(i + 1), stamps, s) && !skip.test(t)) {
-        return t;
-      }
-    }
-    return -1;
+    return q.isEmpty() ? -1 : q.get(0);
   }
 
   private static void compact(Part p, int[] stamps, PolicyState s) {
