@@ -32,17 +32,25 @@ class BreakEvenTest {
     return e;
   }
 
+  /**
+   * Host {@code host} gets nothing while the task queued at time 0 has waited 3 ticks (less than
+   * {@code 1/γ − 1/α} = 3.75) and gets it at 4: that decision.
+   */
+  private static Decision onlyPastTheRemoteBreakEven(DecisionEngine e, int host, String why) {
+    e.advanceTo(3);
+    assertNull(e.onSlotFree(host), why + ": not after 3 ticks < 1/γ − 1/α = 3.75");
+    e.advanceTo(4);
+    Decision d = e.onSlotFree(host);
+    assertNotNull(d, why + ": 4 ticks ≥ 3.75");
+    return d;
+  }
+
   @Test
   void aTaskRunsOnItsDataAtOnceAndElsewhereOnlyPastTheRemoteBreakEven() {
     DecisionEngine e = engine("fifo", "a", null, "b", null);
     e.submitJob(1, "u", List.of(List.of("a")));
     assertNull(e.onSlotFree(1), "b holds no replica: the task has not waited");
-    e.advanceTo(3);
-    assertNull(e.onSlotFree(1), "3 ticks < 1/γ − 1/α = 3.75");
-    e.advanceTo(4);
-    Decision d = e.onSlotFree(1);
-    assertNotNull(d, "4 ticks ≥ 3.75");
-    assertEquals(Level.REMOTE, d.level());
+    assertEquals(Level.REMOTE, onlyPastTheRemoteBreakEven(e, 1, "b holds no replica").level());
   }
 
   @Test
@@ -78,11 +86,7 @@ class BreakEvenTest {
     p.enqueuePlanned(t, 0, Level.LOCAL);
     assertEquals(0, p.queueHostOf(t));
     assertEquals(1, p.queuedFor(0));
-    e.advanceTo(3);
-    assertNull(e.onSlotFree(1), "b holds a replica, but the plan chose a");
-    e.advanceTo(4);
-    Decision d = e.onSlotFree(1);
-    assertNotNull(d);
+    Decision d = onlyPastTheRemoteBreakEven(e, 1, "b holds a replica, but the plan chose a");
     assertEquals(Level.LOCAL, d.level());
     assertEquals(0, d.queue(), "it came from a's list");
     assertEquals(0, p.queuedFor(0));
@@ -94,11 +98,7 @@ class BreakEvenTest {
     e.submitJob(1, "u", List.of(List.of("a")));
     Decision d = e.onSlotFree(0);
     e.taskRefused(d.task(), 0);
-    e.advanceTo(3);
-    assertNull(e.onSlotFree(0), "a refused it: not before 3.75 ticks, although its data is there");
-    e.advanceTo(4);
-    Decision again = e.onSlotFree(0);
-    assertNotNull(again, "the only host may take it again: nothing is stuck");
+    Decision again = onlyPastTheRemoteBreakEven(e, 0, "a refused it, although its data is there; the only host");
     assertEquals(Level.LOCAL, again.level());
   }
 
