@@ -23,7 +23,6 @@ final class JobLists {
   }
 
   private final Map<JobView, Part> parts = new LinkedHashMap<>();
-  private int live;
 
   /** Lists {@code task} of {@code job} with {@code stamp}. */
   void add(JobView job, int task, int stamp) {
@@ -31,7 +30,6 @@ final class JobLists {
     p.entries.add(task);
     p.entries.add(stamp);
     p.live++;
-    live++;
   }
 
   /** A task of {@code job} listed here has left (its entry is stale now). */
@@ -40,17 +38,11 @@ final class JobLists {
     if (p == null) {
       return;
     }
-    live--;
     if (--p.live <= 0) {
       parts.remove(job);
     } else if (p.entries.size() > 4 * p.live + 32) {
       compact(p, stamps, s);
     }
-  }
-
-  /** Live entries in all. */
-  int size() {
-    return live;
   }
 
   /**
@@ -78,25 +70,27 @@ final class JobLists {
   /** Visits the live tasks of {@code job}, oldest first, until {@code visit} returns false. */
   void forEach(JobView job, int[] stamps, PolicyState s, IntPredicate visit) {
     Part p = parts.get(job);
-    if (p == null) {
-      return;
-    }
-    for (int i = 0; i < p.entries.size(); i += 2) {
-      int t = p.entries.get(i);
-      if (isLive(t, p.entries.get(i + 1), stamps, s) && !visit.test(t)) {
-        return;
-      }
+    if (p != null) {
+      visitLive(p, stamps, s, visit);
     }
   }
 
   /** Visits every live task here, job by job (each job's oldest first). */
   void forEachLive(int[] stamps, PolicyState s, java.util.function.IntConsumer visit) {
     for (Part p : parts.values()) {
-      for (int i = 0; i < p.entries.size(); i += 2) {
-        int t = p.entries.get(i);
-        if (isLive(t, p.entries.get(i + 1), stamps, s)) {
-          visit.accept(t);
-        }
+      visitLive(p, stamps, s, t -> {
+        visit.accept(t);
+        return true;
+      });
+    }
+  }
+
+  /** Visits a part's live tasks in order until {@code visit} returns false. */
+  private static void visitLive(Part p, int[] stamps, PolicyState s, IntPredicate visit) {
+    for (int i = 0; i < p.entries.size(); i += 2) {
+      int t = p.entries.get(i);
+      if (isLive(t, p.entries.get(i + 1), stamps, s) && !visit.test(t)) {
+        return;
       }
     }
   }
