@@ -134,6 +134,11 @@ final class MiniMr implements AutoCloseable {
     // The RM's own stores (node attributes, ...) default to /tmp/hadoop-$USER: shared by every RM
     // on the machine, so two test JVMs at once would trip over each other.
     conf.set("hadoop.tmp.dir", dir.resolve("hadoop-tmp").toString());
+    // MockRM launches an AM through one named node's heartbeat (launchAndRegisterAM), which the
+    // tests choose: AMs are placed first fit here unless a test sets the wait (AmPlacementTest does).
+    // For the same reason AMs are admitted in submission order unless a test sets the ordering.
+    conf.setLong("yarn.scheduler.dataloc.am.placement-wait-ms", 0);
+    conf.set("yarn.scheduler.dataloc.am.admission-ordering", "fifo");
     settings.forEach(conf::set);
     MockRM rm = new MockRM(conf);
     if (quiet) {

@@ -215,10 +215,12 @@ public final class Workload {
     List<Double> localMapSeconds = new ArrayList<>();
     List<Double> remoteMapSeconds = new ArrayList<>();
     Map<String, Integer> mapsPerHost = new TreeMap<>();
+    Map<String, Integer> amHosts = new TreeMap<>();
+    double amWaits = 0;
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(csv, StandardCharsets.UTF_8,
         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND))) {
       if (Files.size(csv) == 0) {
-        w.println("label,job,maps,arrival_s,jct_s,map_phase_s,data_local,rack_local,maps_per_host");
+        w.println("label,job,maps,arrival_s,jct_s,map_phase_s,data_local,rack_local,maps_per_host,am_host,am_wait_s");
       }
       for (int j = 0; j < jobs; j++) {
         JobHistoryParser.JobInfo info = history(conf, fs, submitted[j]);
@@ -250,8 +252,14 @@ public final class Workload {
         local += l;
         rack += r;
         maps += specs.get(j).maps();
-        w.println(String.format(Locale.ROOT, "%s,%d,%d,%.1f,%.1f,%.1f,%d,%d,%s", label, j, specs.get(j).maps(),
-            (submitMs[j] - t0) / 1000.0, jct[j], mapPhase[j], l, r, hosts.toString().replace(", ", " ")));
+        // Where its ApplicationMaster ran, and how long from submission until it started.
+        var am = info.getAMInfos() == null || info.getAMInfos().isEmpty() ? null : info.getAMInfos().get(0);
+        String amHost = am == null ? "" : am.getNodeManagerHost();
+        double amWait = am == null ? 0 : (am.getStartTime() - submitMs[j]) / 1000.0;
+        amHosts.merge(amHost, 1, Integer::sum);
+        amWaits += amWait;
+        w.println(String.format(Locale.ROOT, "%s,%d,%d,%.1f,%.1f,%.1f,%d,%d,%s,%s,%.1f", label, j, specs.get(j).maps(),
+            (submitMs[j] - t0) / 1000.0, jct[j], mapPhase[j], l, r, hosts.toString().replace(", ", " "), amHost, amWait));
       }
     }
     double[] sorted = jct.clone();
@@ -259,12 +267,12 @@ public final class Workload {
     System.out.println(String.format(Locale.ROOT,
         "WORKLOAD label=%s jobs=%d maps=%d mean=%.1f p50=%.1f p95=%.1f makespan=%.1f map-phase-mean=%.1f "
             + "data-local=%d rack-local=%d map-seconds-on-data=%.1f(n=%d) map-seconds-remote=%.1f(n=%d) "
-            + "maps-per-host=%s",
+            + "maps-per-host=%s am-hosts=%s am-wait-mean=%.1f",
         label, jobs, maps, Arrays.stream(jct).average().orElse(0), percentile(sorted, 0.5), percentile(sorted, 0.95),
         (lastFinish - t0) / 1000.0, Arrays.stream(mapPhase).average().orElse(0), local, rack,
         localMapSeconds.stream().mapToDouble(Double::doubleValue).average().orElse(0), localMapSeconds.size(),
         remoteMapSeconds.stream().mapToDouble(Double::doubleValue).average().orElse(0), remoteMapSeconds.size(),
-        mapsPerHost.toString().replace(", ", " ")));
+        mapsPerHost.toString().replace(", ", " "), amHosts.toString().replace(", ", " "), amWaits / jobs));
   }
 
   /** The job's history file, which its AM leaves in the intermediate done directory as it ends. */

@@ -37,10 +37,14 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   final String user;
   private Phase phase = Phase.ONLINE;
   private boolean everPlanned;
+  /** When it was submitted (System.nanoTime): its wait for an AM is counted from here. */
+  final long submittedNanos = System.nanoTime();
   /** When its placement read began (System.nanoTime): read and plan together are timed from here. */
   long since = System.nanoTime();
   /** The replay of its MapReduce AM's container-to-task rule, while planned (else null). */
   AmReplay am;
+  /** When its AM was first declined by {@link AmSites} (System.nanoTime), or null while it is not waiting. */
+  Long amDeclinedAt;
   /** The engine holds a job for it (made by the first plan chunk, or by its first online tasks). */
   boolean jobCreated;
   boolean sawMaps;

@@ -100,6 +100,12 @@ public final class DatalocConfiguration {
   public static final Key AM_RESOURCE_PERCENT = new Key("maximum-am-resource-percent", "0.1", "0 < p <= 1",
       "share of the cluster's memory (the dominant share of memory and vcores with resource-calculator dominant) that "
           + "ApplicationMasters may hold (one AM is always admitted)");
+  public static final Key AM_PLACEMENT_WAIT = new Key("am.placement-wait-ms", "0", "0..600000 (0: first fit)",
+      "an ApplicationMaster declines room on a node whose data live maps need more than a node with room has, for at "
+          + "most this long, then takes any room");
+  public static final Key AM_ADMISSION = new Key("am.admission-ordering", "bid", String.join(", ", JobOrderings.names()),
+      "which waiting ApplicationMaster the AM limit lets in next, among those of the highest application priority "
+          + "(bid: the highest wait over size, the job's maps; fifo: submission order, as the stock schedulers)");
   public static final Key STARVATION = new Key("online.starvation-rounds", "2", "0..1000000 (0: off)",
       "a job with a map queued for a node that has had no container for this many rounds of decisions (a round: "
           + "as many as the cluster has slots) runs it there before the policy picks");
@@ -126,7 +132,8 @@ public final class DatalocConfiguration {
       COST_REMOTE, COST_CONGESTION, COST_LEARN_SAMPLES, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES,
       PLAN_BUDGET, PLAN_MAX_TASKS, SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
       MAX_HOSTS_PER_SPLIT, MAX_HOST_LENGTH, MAX_LISTING, MAX_JOB_CONF_BYTES, STAGING_ROOT, PLACEMENT_THREADS,
-      PLACEMENT_MAX_WAITING, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, STARVATION, RECOVERY, RESOURCE_CALCULATOR,
+      PLACEMENT_MAX_WAITING, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, AM_PLACEMENT_WAIT, AM_ADMISSION,
+      STARVATION, RECOVERY, RESOURCE_CALCULATOR,
       ACL_SUBMIT, ACL_ADMINISTER, ACL_MAX_PRIORITY);
 
   /** What a job's files may cost the ResourceManager before a byte of them is believed. */
@@ -145,7 +152,8 @@ public final class DatalocConfiguration {
       long gamma, int learnSamples, long planBudgetMs, int planMaxTasks, Set<String> sources, String hintEnv,
       long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed, Bounds bounds,
       long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds, long recoveryMs,
-      int costLearnSamples, boolean dominantResources, String aclMaxPriority) {
+      int costLearnSamples, boolean dominantResources, String aclMaxPriority, long amPlacementWaitMs,
+      String amAdmission) {
 
     public EngineConfig engineConfig() {
       return new EngineConfig(policy, ordering, assigner, cost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
@@ -217,6 +225,10 @@ public final class DatalocConfiguration {
       JobOrderings.create(v);
       return v;
     });
+    String amAdmission = choice(conf, AM_ADMISSION, v -> {
+      JobOrderings.create(v);
+      return v;
+    });
     long local = units(conf, COST_LOCAL);
     long rack = units(conf, COST_RACK);
     long remote = units(conf, COST_REMOTE);
@@ -278,37 +290,8 @@ public final class DatalocConfiguration {
         gamma, learn, budget, maxTasks, sources, hintEnv, readTimeout, mapPriority, nodeDelay, rackDelay, seed, bounds,
         amPermille, aclSubmit, aclAdminister, (int) range(conf, STARVATION, 0, 1_000_000),
         range(conf, RECOVERY, 0, 86_400_000), (int) range(conf, COST_LEARN_SAMPLES, 0, 1_000_000),
-        dominant(conf), priorityAcl(conf));
-  }
-
-  /**
-   * Priority ACL groups in the CapacityScheduler's syntax, checked by parsing them as it does (every
-   * group needs a user or group and a max_priority).
-   */
-  private static String priorityAcl(Configuration conf) {
-    String v = get(conf, ACL_MAX_PRIORITY);
-    if (v.length() > 65_536 || v.chars().anyMatch(c -> c == '\n' || c == '\r')) {
-      throw bad(ACL_MAX_PRIORITY, v.length() > 80 ? v.substring(0, 80) + "..." : v,
-          "must be one line of at most 65536 characters");
-    }
-    try {
-      for (var g : priorityAclGroups(v, Integer.MAX_VALUE)) {
-        if (g.getMaxPriority() == null) {
-          throw new IllegalArgumentException("a group without max_priority");
-        }
-      }
-    } catch (RuntimeException e) {
-      throw bad(ACL_MAX_PRIORITY, v.length() > 80 ? v.substring(0, 80) + "..." : v,
-          "allowed: " + ACL_MAX_PRIORITY.allowed() + " (" + e + ")");
-    }
-    return v;
-  }
-
-  /** The groups of a priority ACL, parsed by the CapacityScheduler's parser, capped at the cluster's maximum. */
-  static List<org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AppPriorityACLGroup> priorityAclGroups(
-      String acl, int clusterMax) {
-    return new org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.AppPriorityACLConfigurationParser()
-        .getPriorityAcl(org.apache.hadoop.yarn.api.records.Priority.newInstance(clusterMax), acl);
+        dominant(conf), PriorityAcl.check(get(conf, ACL_MAX_PRIORITY)),
+        range(conf, AM_PLACEMENT_WAIT, 0, 600_000), amAdmission);
   }
 
   private static boolean dominant(Configuration conf) {
@@ -394,7 +377,7 @@ public final class DatalocConfiguration {
     return n;
   }
 
-  private static IllegalArgumentException bad(Key k, String value, String why) {
+  static IllegalArgumentException bad(Key k, String value, String why) {
     return new IllegalArgumentException(k.fullName() + " = '" + value + "' is invalid: " + why);
   }
 }

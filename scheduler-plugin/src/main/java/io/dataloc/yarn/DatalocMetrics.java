@@ -19,6 +19,8 @@ public class DatalocMetrics {
   @Metric("Map containers allocated off-switch") MutableCounterLong mapsOffSwitch;
   @Metric("Other containers allocated (AM, reduces, retries)") MutableCounterLong otherContainers;
   @Metric("ApplicationMaster containers held back by maximum-am-resource-percent") MutableCounterLong amLimited;
+  @Metric("ApplicationMaster containers declined on a host whose data live maps need, for a less demanded one")
+  MutableCounterLong amDeclined;
   @Metric("Applications refused by the submit ACL") MutableCounterLong appsRefused;
   @Metric("Map containers declined for a heartbeat to keep a plan data-local") MutableCounterLong declines;
   @Metric("Plans made") MutableCounterLong plansMade;
@@ -67,6 +69,10 @@ public class DatalocMetrics {
 
   public long amLimited() {
     return amLimited.value();
+  }
+
+  public long amDeclined() {
+    return amDeclined.value();
   }
 
   public long appsRefused() {

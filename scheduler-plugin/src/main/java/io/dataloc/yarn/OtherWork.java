@@ -7,6 +7,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
@@ -18,7 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The walk over requests the engine does not serve — AM containers (within the AM limit), reduces,
+ * The walk over requests the engine does not serve — AM containers (within the AM limit, in the
+ * order of {@link AmAdmissions}, on a node whose data the live maps need least: {@link AmSites}), reduces,
  * retried maps, other priorities, and the maps of applications out of the engine or still waiting
  * for their plan — as the FIFO scheduler serves them: higher application priority first, then in
  * submission order; per application, priorities in order; node-local, then rack-local, then
@@ -39,12 +41,16 @@ final class OtherWork {
   private final SchedulerContext ctx;
   private final ClusterRoom room;
   private final Containers containers;
+  private final AmSites sites;
+  private final AmAdmissions admissions;
   private final Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications;
   private final TreeSet<ApplicationId> walk;
   private long lastSweep = System.nanoTime() - TimeUnit.SECONDS.toNanos(1);
 
-  OtherWork(SchedulerContext ctx, ClusterRoom room, Containers containers,
+  OtherWork(SchedulerContext ctx, ClusterRoom room, Containers containers, AmSites sites,
       Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications) {
+    this.sites = sites;
+    this.admissions = new AmAdmissions(ctx, room, applications);
     this.ctx = ctx;
     this.room = room;
     this.containers = containers;
@@ -133,9 +139,16 @@ final class OtherWork {
         continue;
       }
       work = true;
-      if (am && !room.amFits(attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource())) {
+      Resource size = attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource();
+      if (am && !room.amFits(size)) {
         ctx.metrics().amLimited.incr();
         break;
+      }
+      if (am && exceptMaps && !admissions.mayAdmit(attempt.getApplicationId(), node)) {
+        break; // another AM goes first (AmAdmission), and it can take this node
+      }
+      if (am && exceptMaps && !sites.take(a, node, size)) {
+        break; // a less demanded node has room for it: this node's slots stay for the maps of its data
       }
       NodeType type = attempt.levelFor(key, node);
       if (type == null) {
@@ -158,6 +171,9 @@ final class OtherWork {
           }
         } else {
           ctx.metrics().otherContainers.incr();
+        }
+        if (am) {
+          admissions.admitted(attempt.getApplicationId());
         }
         return Served.CONTAINER;
       }

@@ -49,7 +49,7 @@ final class Priorities {
     var m = new AppPriorityACLsManager(conf);
     int max = conf.getInt(YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY,
         YarnConfiguration.DEFAULT_CLUSTER_LEVEL_APPLICATION_PRIORITY);
-    m.addPrioirityACLs(DatalocConfiguration.priorityAclGroups(s.aclMaxPriority(), max), DatalocQueue.NAME);
+    m.addPrioirityACLs(PriorityAcl.groups(s.aclMaxPriority(), max), DatalocQueue.NAME);
     acls = m;
   }
 

@@ -52,7 +52,7 @@ final class SchedulerParts {
     containment = new Containment(state, () -> rebuildEngine(state.settings()));
     placement = new PlacementPipeline(state, room, yarn.normalize(), rmConf);
     containers = new Containers(state, room);
-    otherWork = new OtherWork(state, room, containers, yarn::applications);
+    otherWork = new OtherWork(state, room, containers, new AmSites(state, room, yarn.nodes()), yarn::applications);
     state.wire(containment, otherWork);
     AskSync asks = new AskSync(state, containers, otherWork);
     nodes = new NodeEvents(state, room, yarn.nodes(), yarn.completer(), conf.getBoolean(

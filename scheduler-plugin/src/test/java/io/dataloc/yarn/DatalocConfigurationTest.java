@@ -49,6 +49,8 @@ class DatalocConfigurationTest {
     INVALID.put("placement.max-waiting", "0");
     INVALID.put("online.max-pending-per-job", "0");
     INVALID.put("maximum-am-resource-percent", "1.5");
+    INVALID.put("am.placement-wait-ms", "600001");
+    INVALID.put("am.admission-ordering", "sjf");
     INVALID.put("online.starvation-rounds", "-1");
     INVALID.put("error.recovery-ms", "-5");
     INVALID.put("cost.learn-samples", "-1");

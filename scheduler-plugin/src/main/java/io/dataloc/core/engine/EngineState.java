@@ -29,6 +29,8 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
   private int[] hostRunning = new int[16];
   private boolean[] hostAlive = new boolean[16];
   private boolean[] hostDraining = new boolean[16];
+  /** Per host: live tasks (queued or running) with a replica there — the data the host's slots are wanted for. */
+  private int[] hostDemand = new int[16];
 
   private JobState[] taskJob = new JobState[64];
   private int[][] taskReplicas = new int[64][];
@@ -71,6 +73,7 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
         hostRunning = Arrays.copyOf(hostRunning, n);
         hostAlive = Arrays.copyOf(hostAlive, n);
         hostDraining = Arrays.copyOf(hostDraining, n);
+        hostDemand = Arrays.copyOf(hostDemand, n);
       }
     }
     hostRack[h] = rack == null ? NO_RACK : rackIndex.computeIfAbsent(rack, r -> {
@@ -174,7 +177,8 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
     taskJob[t] = job;
     taskReplicas[t] = replicas;
     taskIndexInJob[t] = indexInJob;
-    taskState[t] = TaskState.QUEUED;
+    taskState[t] = TaskState.FREE;
+    move(t, TaskState.QUEUED);
     taskHost[t] = -1;
     taskQueuedAt[t] = now;
   }
@@ -238,7 +242,7 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
     if (taskHost[task] >= 0) {
       stopOn(task);
     }
-    taskState[task] = TaskState.FREE;
+    move(task, TaskState.FREE);
     taskJob[task] = null;
     taskReplicas[task] = null;
     if (freeCount == free.length) {
@@ -300,11 +304,35 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
   }
 
   void setState(int task, TaskState s) {
+    move(task, s);
+  }
+
+  /** The one writer of a task's state: keeps the hosts' demand equal to the live tasks' replicas. */
+  private void move(int task, TaskState s) {
+    boolean was = live(taskState[task]);
     taskState[task] = s;
+    if (was != live(s)) {
+      int d = was ? -1 : 1;
+      for (int r : taskReplicas[task]) {
+        hostDemand[r] += d;
+      }
+    }
+  }
+
+  private static boolean live(TaskState s) {
+    return s == TaskState.QUEUED || s == TaskState.RUNNING;
+  }
+
+  /**
+   * The host's demand: live tasks (queued or running) of the engine's jobs with a replica on it.
+   * Kept as tasks change state, so reading it costs nothing.
+   */
+  public int demand(int h) {
+    return hostDemand[h];
   }
 
   void startOn(int task, int host) {
-    taskState[task] = TaskState.RUNNING;
+    move(task, TaskState.RUNNING);
     taskHost[task] = host;
     hostRunning[host]++;
   }
@@ -317,7 +345,7 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
   }
 
   void requeue(int task) {
-    taskState[task] = TaskState.QUEUED;
+    move(task, TaskState.QUEUED);
     taskQueuedAt[task] = now;
   }
 
@@ -375,6 +403,11 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
       return Integer.compare(b.priority(), a.priority());
     }
     return ordering.compare(a, b, now, this::userTime);
+  }
+
+  /** Work consumed so far per user, in ticks (what {@code bid} divides by). */
+  public JobOrdering.UserUsage userUsage() {
+    return this::userTime;
   }
 
   long userTime(String user) {

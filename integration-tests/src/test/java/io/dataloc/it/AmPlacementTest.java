@@ -1,0 +1,133 @@
+package io.dataloc.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dataloc.core.workload.Scenarios;
+import io.dataloc.yarn.LocalityScheduler;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * ApplicationMasters go where the live maps' data is not ({@code AmSiting}): with a planned job's
+ * blocks all on h1 and h2, a new AM offered room on h1 declines it and takes h4's; with
+ * {@code am.placement-wait-ms} 0 it takes h1 (first fit, as the stock schedulers); and a declined AM
+ * takes any room once its wait is over. (The harness places AMs first fit unless a test sets the wait.)
+ * And when the AM limit lets one more AM in, the admission ordering picks which.
+ */
+class AmPlacementTest {
+  @TempDir Path dir;
+
+  private static List<List<String>> hotSplits() {
+    List<List<String>> splits = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      splits.add(List.of("h1", "h2"));
+    }
+    return splits;
+  }
+
+  @Test
+  void anAmDeclinesAHostWhoseDataPlannedMapsNeedAndTakesAColdOne() throws Exception {
+    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent", "1",
+        "yarn.scheduler.dataloc.am.placement-wait-ms", "3000"), Scenarios.twoRacks(4), 8192, dir)) {
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      RMApp hot = c.submit("alice", hotSplits());
+      LocalityComparisonTest.awaitPlan(c);
+      c.launch(hot, "h3", hotSplits());
+      RMApp second = c.submit("bob", null);
+      heartbeat(c, "h1");
+      assertNotEquals(RMAppAttemptState.ALLOCATED, second.getCurrentAppAttempt().getAppAttemptState(),
+          "h1 holds the data of eight planned maps; h3 and h4 have room and none");
+      assertTrue(s.datalocMetrics().amDeclined() > 0);
+      heartbeat(c, "h4");
+      assertEquals(RMAppAttemptState.ALLOCATED, second.getCurrentAppAttempt().getAppAttemptState());
+      assertEquals("h4", second.getCurrentAppAttempt().getMasterContainer().getNodeId().getHost());
+      assertEquals(0, s.datalocMetrics().errors());
+    }
+  }
+
+  @Test
+  void withNoWaitTheAmTakesTheFirstRoomAsTheStockSchedulersDo() throws Exception {
+    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent", "1",
+        "yarn.scheduler.dataloc.am.placement-wait-ms", "0"), Scenarios.twoRacks(4), 8192, dir)) {
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      RMApp hot = c.submit("alice", hotSplits());
+      LocalityComparisonTest.awaitPlan(c);
+      c.launch(hot, "h3", hotSplits());
+      RMApp second = c.submit("bob", null);
+      heartbeat(c, "h1");
+      assertEquals(RMAppAttemptState.ALLOCATED, second.getCurrentAppAttempt().getAppAttemptState());
+      assertEquals("h1", second.getCurrentAppAttempt().getMasterContainer().getNodeId().getHost());
+      assertEquals(0, s.datalocMetrics().amDeclined());
+    }
+  }
+
+  @Test
+  void aDeclinedAmTakesAnyRoomOnceItsWaitIsOver() throws Exception {
+    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent", "1",
+        "yarn.scheduler.dataloc.am.placement-wait-ms", "300"), Scenarios.twoRacks(4), 8192, dir)) {
+      RMApp hot = c.submit("alice", hotSplits());
+      LocalityComparisonTest.awaitPlan(c);
+      c.launch(hot, "h3", hotSplits());
+      RMApp second = c.submit("bob", null);
+      heartbeat(c, "h1");
+      assertNotEquals(RMAppAttemptState.ALLOCATED, second.getCurrentAppAttempt().getAppAttemptState());
+      Thread.sleep(400);
+      heartbeat(c, "h1");
+      assertEquals(RMAppAttemptState.ALLOCATED, second.getCurrentAppAttempt().getAppAttemptState());
+      assertEquals("h1", second.getCurrentAppAttempt().getMasterContainer().getNodeId().getHost());
+    }
+  }
+
+  /**
+   * When the AM limit lets one more AM in, {@code bid} admits the one-map job that waited before the
+   * sixteen-map job submitted just before it ({@code AmAdmission}); {@code fifo} admits in
+   * submission order, as the stock schedulers do.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"bid", "fifo"})
+  void theAmLimitLetsTheNextJobInByItsAdmissionOrdering(String ordering) throws Exception {
+    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent",
+        "0.01", "yarn.scheduler.dataloc.am.admission-ordering", ordering), Scenarios.twoRacks(4), 8192, dir)) {
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      RMApp first = c.submit("alice", hotSplits());
+      org.apache.hadoop.yarn.server.resourcemanager.MockAM firstAm =
+          org.apache.hadoop.yarn.server.resourcemanager.MockRM.launchAndRegisterAM(first, c.rm, c.nodes.get("h3"));
+      RMApp large = c.submit("bob", Scenarios.spread(16, 4, 2, 3));
+      Thread.sleep(50);
+      RMApp small = c.submit("carol", List.of(List.of("h1", "h2")));
+      for (int i = 0; i < 400 && s.reports().jobs().stream().filter(j -> j.phase().equals("planned")).count() < 3; i++) {
+        Thread.sleep(25);
+      }
+      Thread.sleep(300);
+      heartbeat(c, "h4");
+      assertNotEquals(RMAppAttemptState.ALLOCATED, large.getCurrentAppAttempt().getAppAttemptState(), "the AM limit");
+      assertNotEquals(RMAppAttemptState.ALLOCATED, small.getCurrentAppAttempt().getAppAttemptState(), "the AM limit");
+      firstAm.unregisterAppAttempt(org.apache.hadoop.yarn.api.protocolrecords.FinishApplicationMasterRequest
+          .newInstance(org.apache.hadoop.yarn.api.records.FinalApplicationStatus.SUCCEEDED, "", ""), false);
+      c.nodes.get("h3").nodeHeartbeat(first.getCurrentAppAttempt().getAppAttemptId(), 1,
+          org.apache.hadoop.yarn.api.records.ContainerState.COMPLETE);
+      c.rm.drainEvents();
+      heartbeat(c, "h4");
+      RMApp admitted = ordering.equals("bid") ? small : large;
+      RMApp waits = ordering.equals("bid") ? large : small;
+      assertEquals(RMAppAttemptState.ALLOCATED, admitted.getCurrentAppAttempt().getAppAttemptState(), ordering);
+      assertNotEquals(RMAppAttemptState.ALLOCATED, waits.getCurrentAppAttempt().getAppAttemptState(), ordering);
+      assertEquals(0, s.datalocMetrics().errors());
+    }
+  }
+
+  private static void heartbeat(MiniMr c, String host) throws Exception {
+    MockNM nm = c.nodes.get(host);
+    nm.nodeHeartbeat(true);
+    c.rm.drainEvents();
+  }
+}

@@ -1,0 +1,109 @@
+package io.dataloc.yarn;
+
+import io.dataloc.core.am.AmAdmission;
+import io.dataloc.core.jobs.JobOrderings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerAppUtils;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out {@link AmAdmission}: which waiting ApplicationMaster goes next. The next one is found
+ * by one walk over the applications at most every {@value #VIEW_MILLIS} ms (and again once it is
+ * admitted or gone), so a heartbeat does not walk them; an AM that is not next may still take a
+ * node the next one cannot use (too small, blacklisted, outside its asks, or the next one over
+ * the AM limit), so no AM blocks another for good. Sizes are the jobs' maps from their split files;
+ * a job whose size is not known yet counts as the largest waiting. Under the scheduler's monitor.
+ */
+final class AmAdmissions {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+  static final long VIEW_MILLIS = 100;
+
+  private final SchedulerContext ctx;
+  private final ClusterRoom room;
+  private final Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications;
+  private ApplicationId next;
+  private long nextAt;
+
+  AmAdmissions(SchedulerContext ctx, ClusterRoom room,
+      Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications) {
+    this.ctx = ctx;
+    this.room = room;
+    this.applications = applications;
+  }
+
+  /** Whether the application's AM may take room on the node now. */
+  boolean mayAdmit(ApplicationId id, FiCaSchedulerNode node) {
+    long now = System.nanoTime();
+    if (next == null || now - nextAt >= TimeUnit.MILLISECONDS.toNanos(VIEW_MILLIS)) {
+      next = findNext(now);
+      nextAt = now;
+    }
+    return next == null || next.equals(id) || !canTake(next, node);
+  }
+
+  /** The application's AM was allocated, or it left: the next one is found again. Idempotent. */
+  void admitted(ApplicationId id) {
+    if (id.equals(next)) {
+      next = null;
+    }
+  }
+
+  private ApplicationId findNext(long now) {
+    List<AmAdmission.Waiting> waiting = new ArrayList<>();
+    List<ApplicationId> ids = new ArrayList<>();
+    long largest = 1;
+    for (SchedulerApplication<DatalocAppAttempt> app : applications.get().values()) {
+      DatalocAppAttempt attempt = app.getCurrentAppAttempt();
+      DatalocApp a = attempt == null ? null : ctx.apps().get(attempt.getApplicationId());
+      if (a == null || a.killed || attempt.isStopped() || !Containers.isAmRequest(attempt)) {
+        continue;
+      }
+      largest = Math.max(largest, a.tasks);
+      waiting.add(new AmAdmission.Waiting(a.id.getId(), a.user, TimeUnit.NANOSECONDS.toMillis(a.submittedNanos),
+          a.tasks, ctx.applicationPriority(a.id)));
+      ids.add(a.id);
+    }
+    for (int i = 0; i < waiting.size(); i++) {
+      AmAdmission.Waiting w = waiting.get(i);
+      if (w.size() <= 0) {
+        waiting.set(i, new AmAdmission.Waiting(w.index(), w.user(), w.arrival(), largest, w.priority()));
+      }
+    }
+    AmAdmission.Waiting best = AmAdmission.next(waiting, JobOrderings.create(ctx.settings().amAdmission()),
+        TimeUnit.NANOSECONDS.toMillis(now), ctx.engine().state().userUsage());
+    for (int i = 0; i < waiting.size(); i++) {
+      if (waiting.get(i) == best) {
+        return ids.get(i);
+      }
+    }
+    return null;
+  }
+
+  /** Whether the next application's AM could take room on the node now. */
+  private boolean canTake(ApplicationId id, FiCaSchedulerNode node) {
+    DatalocAppAttempt attempt = ctx.currentAttempt(id);
+    if (attempt == null || attempt.isStopped() || !Containers.isAmRequest(attempt)
+        || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
+      return false;
+    }
+    for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+      if (attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0) {
+        continue;
+      }
+      Resource size = attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource();
+      return room.amFits(size) && room.fits(node, size) && attempt.levelFor(key, node) != null;
+    }
+    return false;
+  }
+}
