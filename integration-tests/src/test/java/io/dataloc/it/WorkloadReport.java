@@ -33,7 +33,9 @@ public final class WorkloadReport {
       + "rack-local=(\\d+) map-seconds-on-data=([0-9.]+)\\(n=(\\d+)\\) map-seconds-remote=([0-9.]+)\\(n=(\\d+)\\)");
   private static final Pattern NET = Pattern.compile("^WORKLOAD-NET label=(\\S+)/(\\S+)/(\\S+) bytes-over-links=(\\d+)");
   private static final String[] MEASURES = {"mean", "p50", "p95", "makespan", "map phase", "data-local %",
-      "map s on data", "map s remote", "MB over links"};
+      "map s on data", "map s remote", "MB over links", "AM wait"};
+  /** The mean wait from submission to the AM's start (runs before it was measured have none). */
+  private static final Pattern AM_WAIT = Pattern.compile(" am-wait-mean=([0-9.]+)");
 
   private WorkloadReport() {}
 
@@ -57,6 +59,10 @@ public final class WorkloadReport {
         }
         if (Integer.parseInt(m.group(16)) > 0) {
           add(d, "map s remote", m.group(15));
+        }
+        Matcher w = AM_WAIT.matcher(line);
+        if (w.find()) {
+          add(d, "AM wait", w.group(1));
         }
       }
       Matcher n = NET.matcher(line);
@@ -138,7 +144,8 @@ public final class WorkloadReport {
         .yAxisTitle("seconds").build();
     c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
     List<String> names = new ArrayList<>(bySched.keySet());
-    for (String k : new String[] {"mean", "p50", "p95"}) {
+    boolean amWaits = names.stream().allMatch(n -> bySched.get(n).get("AM wait") != null);
+    for (String k : amWaits ? new String[] {"mean", "p50", "p95", "AM wait"} : new String[] {"mean", "p50", "p95"}) {
       List<Double> v = new ArrayList<>();
       for (String s : names) {
         v.add(mean(bySched.get(s).get(k)));
