@@ -36,55 +36,56 @@ class AmPlacementTest {
 
   @Test
   void anAmDeclinesAHostWhoseDataPlannedMapsNeedAndTakesAColdOne() throws Exception {
-    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent", "1",
-        "yarn.scheduler.dataloc.am.placement-wait-ms", "3000"), Scenarios.twoRacks(4), 8192, dir)) {
+    try (MiniMr c = cluster("3000")) {
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
-      RMApp hot = c.submit("alice", hotSplits());
-      LocalityComparisonTest.awaitPlan(c);
-      c.launch(hot, "h3", hotSplits());
-      RMApp second = c.submit("bob", null);
-      heartbeat(c, "h1");
+      RMApp second = secondAfterAHotJob(c);
       assertNotEquals(RMAppAttemptState.ALLOCATED, second.getCurrentAppAttempt().getAppAttemptState(),
           "h1 holds the data of eight planned maps; h3 and h4 have room and none");
       assertTrue(s.datalocMetrics().amDeclined() > 0);
       heartbeat(c, "h4");
-      assertEquals(RMAppAttemptState.ALLOCATED, second.getCurrentAppAttempt().getAppAttemptState());
-      assertEquals("h4", second.getCurrentAppAttempt().getMasterContainer().getNodeId().getHost());
+      assertAmOn("h4", second);
       assertEquals(0, s.datalocMetrics().errors());
     }
   }
 
   @Test
   void withNoWaitTheAmTakesTheFirstRoomAsTheStockSchedulersDo() throws Exception {
-    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent", "1",
-        "yarn.scheduler.dataloc.am.placement-wait-ms", "0"), Scenarios.twoRacks(4), 8192, dir)) {
+    try (MiniMr c = cluster("0")) {
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
-      RMApp hot = c.submit("alice", hotSplits());
-      LocalityComparisonTest.awaitPlan(c);
-      c.launch(hot, "h3", hotSplits());
-      RMApp second = c.submit("bob", null);
-      heartbeat(c, "h1");
-      assertEquals(RMAppAttemptState.ALLOCATED, second.getCurrentAppAttempt().getAppAttemptState());
-      assertEquals("h1", second.getCurrentAppAttempt().getMasterContainer().getNodeId().getHost());
+      assertAmOn("h1", secondAfterAHotJob(c));
       assertEquals(0, s.datalocMetrics().amDeclined());
     }
   }
 
   @Test
   void aDeclinedAmTakesAnyRoomOnceItsWaitIsOver() throws Exception {
-    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent", "1",
-        "yarn.scheduler.dataloc.am.placement-wait-ms", "300"), Scenarios.twoRacks(4), 8192, dir)) {
-      RMApp hot = c.submit("alice", hotSplits());
-      LocalityComparisonTest.awaitPlan(c);
-      c.launch(hot, "h3", hotSplits());
-      RMApp second = c.submit("bob", null);
-      heartbeat(c, "h1");
+    try (MiniMr c = cluster("300")) {
+      RMApp second = secondAfterAHotJob(c);
       assertNotEquals(RMAppAttemptState.ALLOCATED, second.getCurrentAppAttempt().getAppAttemptState());
       Thread.sleep(400);
       heartbeat(c, "h1");
-      assertEquals(RMAppAttemptState.ALLOCATED, second.getCurrentAppAttempt().getAppAttemptState());
-      assertEquals("h1", second.getCurrentAppAttempt().getMasterContainer().getNodeId().getHost());
+      assertAmOn("h1", second);
     }
+  }
+
+  private MiniMr cluster(String placementWaitMs) throws Exception {
+    return MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent", "1",
+        "yarn.scheduler.dataloc.am.placement-wait-ms", placementWaitMs), Scenarios.twoRacks(4), 8192, dir);
+  }
+
+  /** A job with all its data on h1 and h2 is planned and its AM runs on h3; a second job's AM is then offered h1. */
+  private static RMApp secondAfterAHotJob(MiniMr c) throws Exception {
+    RMApp hot = c.submit("alice", hotSplits());
+    LocalityComparisonTest.awaitPlan(c);
+    c.launch(hot, "h3", hotSplits());
+    RMApp second = c.submit("bob", null);
+    heartbeat(c, "h1");
+    return second;
+  }
+
+  private static void assertAmOn(String host, RMApp app) {
+    assertEquals(RMAppAttemptState.ALLOCATED, app.getCurrentAppAttempt().getAppAttemptState());
+    assertEquals(host, app.getCurrentAppAttempt().getMasterContainer().getNodeId().getHost());
   }
 
   /**
