@@ -34,6 +34,8 @@ final class AmAdmissions {
   private final Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications;
   private ApplicationId next;
   private long nextAt;
+  /** The next AM was admitted: find the next one at the next call, not after the view's age. */
+  private boolean stale = true;
 
   AmAdmissions(SchedulerContext ctx, ClusterRoom room,
       Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications) {
@@ -45,9 +47,10 @@ final class AmAdmissions {
   /** Whether the application's AM may take room on the node now. */
   boolean mayAdmit(ApplicationId id, FiCaSchedulerNode node) {
     long now = System.nanoTime();
-    if (next == null || now - nextAt >= TimeUnit.MILLISECONDS.toNanos(VIEW_MILLIS)) {
+    if (stale || now - nextAt >= TimeUnit.MILLISECONDS.toNanos(VIEW_MILLIS)) {
       next = findNext(now);
       nextAt = now;
+      stale = false;
     }
     return next == null || next.equals(id) || !canTake(next, node);
   }
@@ -56,6 +59,7 @@ final class AmAdmissions {
   void admitted(ApplicationId id) {
     if (id.equals(next)) {
       next = null;
+      stale = true;
     }
   }
 
