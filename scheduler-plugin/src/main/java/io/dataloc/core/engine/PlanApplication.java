@@ -19,7 +19,7 @@ public final class PlanApplication {
   final Level[] level;
   private final Admission admission;
   int next;
-  EngineState.TaskArrays spare;
+  TaskArrays spare;
 
   private PlanApplication(long jobId, String user, int[][] replicas, int[] host, Level[] level, Admission admission) {
     this.jobId = jobId;
@@ -52,7 +52,7 @@ public final class PlanApplication {
     // New tasks take freed numbers first.
     long needed = taskNumbers + Math.max(0L, replicas.length - (long) (taskNumbers - liveTasks));
     if (needed > capacity) {
-      spare = new EngineState.TaskArrays((int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * capacity)));
+      spare = new TaskArrays((int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * capacity)));
     }
   }
 
