@@ -8,14 +8,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.hadoop.yarn.api.records.Resource;
-import org.apache.hadoop.yarn.api.records.ResourceRequest;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerAppUtils;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Carries out {@link AmAdmission}: which waiting ApplicationMaster goes next. The next one is found
@@ -26,7 +21,6 @@ import org.slf4j.LoggerFactory;
  * a job whose size is not known yet counts as the largest waiting. Under the scheduler's monitor.
  */
 final class AmAdmissions {
-  private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
   static final long VIEW_MILLIS = 100;
 
   private final SchedulerContext ctx;
@@ -97,17 +91,7 @@ final class AmAdmissions {
   /** Whether the next application's AM could take room on the node now. */
   private boolean canTake(ApplicationId id, FiCaSchedulerNode node) {
     DatalocAppAttempt attempt = ctx.currentAttempt(id);
-    if (attempt == null || attempt.isStopped() || !Containers.isAmRequest(attempt)
-        || SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
-      return false;
-    }
-    for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
-      if (attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0) {
-        continue;
-      }
-      Resource size = attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource();
-      return room.amFits(size) && room.fits(node, size) && attempt.levelFor(key, node) != null;
-    }
-    return false;
+    SchedulerRequestKey key = AmAsks.key(attempt);
+    return key != null && AmAsks.fit(attempt, key, node, room) == AmAsks.Fit.TAKES;
   }
 }

@@ -7,7 +7,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
@@ -114,6 +113,9 @@ final class OtherWork {
     if (a != null && a.killed) {
       return Served.NO_WORK;
     }
+    if (Containers.isAmRequest(attempt)) {
+      return serveAm(attempt, a, node, exceptMaps);
+    }
     if (SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
       return Served.NOT_HERE;
     }
@@ -122,39 +124,27 @@ final class OtherWork {
     // So are the maps of a job whose placement is being read and planned: they start at once, and
     // the plan takes over from what they ran (PlacementPipeline's replay of early maps).
     boolean inEngine = a != null && !a.servedFromAsks() && !a.waiting();
-    boolean am = Containers.isAmRequest(attempt);
     // A job the engine plans (or will once its plan comes) waits in the first pass while it asks
     // for maps: its maps, early ones included, come after every AM, and its reduces after its maps.
-    if (!am && first && exceptMaps && (inEngine || a != null && a.waiting())
+    if (first && exceptMaps && (inEngine || a != null && a.waiting())
         && containers.mapsWanted(attempt, containers.mapKey(attempt)) > 0) {
       return Served.NOT_HERE;
     }
     boolean work = false;
     for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
       boolean map = containers.isMapKey(key);
-      if (exceptMaps && map && inEngine && !am) {
+      if (exceptMaps && map && inEngine) {
         continue;
       }
       if (attempt.getOutstandingAsksCount(key, ResourceRequest.ANY) <= 0) {
         continue;
       }
       work = true;
-      Resource size = attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource();
-      if (am && !room.amFits(size)) {
-        ctx.metrics().amLimited.incr();
-        break;
-      }
-      if (am && exceptMaps && !admissions.mayAdmit(attempt.getApplicationId(), node)) {
-        break; // another AM goes first (AmAdmission), and it can take this node
-      }
-      if (am && exceptMaps && !sites.take(a, node, size)) {
-        break; // a less demanded node has room for it: this node's slots stay for the maps of its data
-      }
       NodeType type = attempt.levelFor(key, node);
       if (type == null) {
         continue;
       }
-      boolean early = a != null && a.waiting() && map && !am;
+      boolean early = a != null && a.waiting() && map;
       if (early && type != NodeType.NODE_LOCAL) {
         continue; // before its plan, a job's maps start only where their data is; the plan places the rest
       }
@@ -172,12 +162,42 @@ final class OtherWork {
         } else {
           ctx.metrics().otherContainers.incr();
         }
-        if (am) {
-          admissions.admitted(attempt.getApplicationId());
-        }
         return Served.CONTAINER;
       }
     }
     return work ? Served.NOT_HERE : Served.NO_WORK;
+  }
+
+  /**
+   * An AM container: within the AM limit, where {@link AmAsks} says the node can take it; outside
+   * a degraded walk, also in the order of {@link AmAdmissions} and where {@link AmSites} agrees.
+   */
+  private Served serveAm(DatalocAppAttempt attempt, DatalocApp a, FiCaSchedulerNode node, boolean exceptMaps) {
+    SchedulerRequestKey key = AmAsks.key(attempt);
+    if (key == null) {
+      return Served.NO_WORK;
+    }
+    AmAsks.Fit fit = AmAsks.fit(attempt, key, node, room);
+    if (fit == AmAsks.Fit.OVER_LIMIT) {
+      ctx.metrics().amLimited.incr();
+    }
+    if (fit != AmAsks.Fit.TAKES) {
+      return Served.NOT_HERE;
+    }
+    if (exceptMaps && !admissions.mayAdmit(attempt.getApplicationId(), node)) {
+      return Served.NOT_HERE; // another AM goes first (AmAdmission), and it can take this node
+    }
+    if (exceptMaps && !sites.take(a, node, AmAsks.size(attempt, key))) {
+      return Served.NOT_HERE; // a less demanded node has room for it: this node's slots stay for its data's maps
+    }
+    ctx.working(attempt.getApplicationId());
+    ctx.faults().at(FaultInjector.ASSIGN_OTHER, attempt.getApplicationId());
+    RMContainer c = containers.allocate(attempt, key, node, attempt.levelFor(key, node));
+    if (c == null) {
+      return Served.NOT_HERE;
+    }
+    ctx.metrics().otherContainers.incr();
+    admissions.admitted(attempt.getApplicationId());
+    return Served.CONTAINER;
   }
 }

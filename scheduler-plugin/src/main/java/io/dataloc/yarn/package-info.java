@@ -19,8 +19,9 @@
  *   <li>{@code Heartbeat}: one node heartbeat's order; {@code EngineMaps}: YARN's facts for the
  *       core's free-slot loop ({@code core.am.MapService}: the engine's decision, the plan's
  *       declines, the AM's replay); {@code OtherWork}: everything the engine does not serve, as
- *       the FIFO scheduler serves it, but for AMs: {@code AmAdmissions} (which AM the AM limit
- *       lets in next, {@code core.am.AmAdmission}) and {@code AmSites} (on which node,
+ *       the FIFO scheduler serves it, but for AMs: {@code AmAsks} (whether a node can take an
+ *       AM now, the one predicate), {@code AmAdmissions} (which AM the AM limit lets in next,
+ *       {@code core.am.AmAdmission}) and {@code AmSites} (on which node,
  *       {@code core.am.AmSiting}); {@code Containers}: one container allocated, counted,
  *       completed;
  *   <li>{@code AskSync}: the engine kept true to the asks ({@code core.am.AskReconciler});
