@@ -209,14 +209,16 @@ public final class BalancedPandas implements OnlinePolicy {
 
   @Override
   public Pick pick(int host) {
+    return pick(host, java.util.Set.of());
+  }
+
+  @Override
+  public Pick pick(int host, java.util.Set<io.dataloc.core.jobs.JobView> excluded) {
     ensureHosts();
     TaskQueue[] q = queuesOf(host);
     for (int level = 0; level < 3; level++) {
-      if (!q[level].isEmpty()) {
-        unindex(host);
-        int t = q[level].poll(s, owners.array(s.taskCount()));
-        work[host] = computeWork(host);
-        index(host);
+      int t = q[level].isEmpty() ? -1 : q[level].peek(s, owners.array(s.taskCount()), excluded);
+      if (t >= 0) {
         return new Pick(t, s.level(t, host), WHY[level], level == 0 ? host : -1);
       }
     }

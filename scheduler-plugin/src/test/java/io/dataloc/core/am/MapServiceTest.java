@@ -66,13 +66,27 @@ class MapServiceTest {
   }
 
   @Test
-  void aJobNotAskingIsReleasedBackAndSitsOutTheSlot() {
+  void aJobNotAskingSitsOutTheSlotAndItsTaskStaysQueued() {
     DecisionEngine e = engine();
     Script f = new Script(MapService.Refusal.NOT_ASKING);
     assertNull(MapService.serve(e, 0, "a", "/r", f, 10), "its one job sits out: nothing runs");
     assertEquals(List.of("NOT_ASKING"), f.seen);
-    assertEquals(TaskState.QUEUED, e.state().state(f.tasks.get(0)), "unpicked: queued again");
+    assertEquals(TaskState.QUEUED, e.state().state(f.tasks.get(0)), "never taken: still queued");
     assertEquals(3, e.job(1).pending());
+  }
+
+  @Test
+  void aMapTooLargeForTheNodeSitsOutItsJobAndAnotherJobRuns() {
+    DecisionEngine e = engine();
+    e.submitJob(2, "v", List.of(List.of("a")));
+    Script f = new Script(MapService.Refusal.TOO_LARGE);
+    Decision d = MapService.serve(e, 0, "a", "/r", f, 10);
+    assertNotNull(d);
+    assertEquals(List.of("TOO_LARGE", "allocate"), f.seen);
+    assertEquals(1, e.state().job(f.tasks.get(0)).id(), "job 1's map did not fit");
+    assertEquals(2, d.jobId(), "its job sat out the slot: job 2 ran");
+    assertTrue(e.state().queued(f.tasks.get(0)), "job 1's task stays queued");
+    assertEquals(0, e.policy().queueHostOf(f.tasks.get(0)), "where it was");
   }
 
   @Test
@@ -97,7 +111,7 @@ class MapServiceTest {
     Script full = new Script();
     full.room = false;
     assertNull(MapService.serve(e, 0, "a", "/r", full, 10), "no container: the slot is given up");
-    assertEquals(0, e.state().running(0), "the decision was taken back");
+    assertEquals(0, e.state().running(0), "the proposal was never committed");
   }
 
   @Test
