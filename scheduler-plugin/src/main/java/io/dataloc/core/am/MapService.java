@@ -143,8 +143,8 @@ public final class MapService {
     if (r.refuseHost) {
       engine.refuse(d);
     }
-    if (r.exclude) {
-      excluded.add(d.jobId());
+    if (r.exclude || d.starving()) {
+      excluded.add(d.jobId()); // a starving job refused here would be proposed again at once
     }
     facts.released(d, r);
   }

@@ -44,7 +44,7 @@ final class Rehomer {
   Rehoming propose(Decision d, int actualTask) {
     if (actualTask == d.task() || actualTask < 0 || actualTask >= state.taskCount()
         || policy.queueHostOf(actualTask) < 0 || d.queue() != d.host()
-        || state.job(d.task()).pending() > CHAIN_SEARCH_LIMIT) {
+        || state.job(d.task()).pending() - (state.queued(d.task()) ? 1 : 0) > CHAIN_SEARCH_LIMIT) {
       return Rehoming.noChain(d.task(), actualTask, true);
     }
     List<LocalChains.Move> chain = localChain(d.task(), actualTask, d.host());

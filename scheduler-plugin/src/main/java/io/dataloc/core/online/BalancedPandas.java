@@ -196,12 +196,27 @@ public final class BalancedPandas implements OnlinePolicy {
 
   @Override
   public void removed(int task) {
+    leave(task, false);
+  }
+
+  @Override
+  public void taken(int host, Pick pick) {
+    leave(pick.task(), true);
+  }
+
+  /** The task leaves its queue; {@code picked}: it was the head {@link TaskQueue#peek} named. */
+  private void leave(int task, boolean picked) {
     int o = owners.get(task);
     if (o >= 0) {
       owners.clear(task);
       int h = o / 3;
       unindex(h);
-      queues.get(h)[o % 3].forget(s, task);
+      TaskQueue q = queues.get(h)[o % 3];
+      if (picked) {
+        q.take(s, task);
+      } else {
+        q.forget(s, task);
+      }
       work[h] = computeWork(h);
       index(h);
     }

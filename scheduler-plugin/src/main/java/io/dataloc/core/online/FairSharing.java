@@ -116,8 +116,9 @@ public final class FairSharing implements OnlinePolicy {
   }
 
   /**
-   * The engine runs {@code pick}: with delay scheduling, every job ahead of its job in the order
-   * passed the slot up (one more skip each), and its job starts again from none if it ran locally.
+   * The engine runs {@code pick}: with delay scheduling, each job ahead of its job in the order with
+   * no task local to the host passed the slot up (one more skip; a job ahead with a local task here
+   * was not offered it: excluded), and its job starts again from none if it ran a local task.
    */
   @Override
   public void taken(int host, Pick pick) {
@@ -127,21 +128,25 @@ public final class FairSharing implements OnlinePolicy {
         if (j == chosen) {
           break;
         }
-        skips.computeIfAbsent(j, k -> new int[1])[0]++;
+        if (perJob.get(j).firstOnHost(s, host, Set.of()) < 0) {
+          skips.computeIfAbsent(j, k -> new int[1])[0]++;
+        }
       }
-      if (pick.level() == Level.LOCAL) {
+      if (perJob.get(chosen).firstOnHost(s, host, Set.of()) >= 0) {
         skips.remove(chosen);
       }
     }
     removed(pick.task());
   }
 
-  /** No job took the slot: with delay scheduling, every job with pending work skipped it once more. */
+  /** No job took the slot: with delay scheduling, each job with pending work and no task local here skipped it. */
   @Override
   public void passed(int host) {
     if (delay) {
-      for (JobView j : perJob.keySet()) {
-        skips.computeIfAbsent(j, k -> new int[1])[0]++;
+      for (Map.Entry<JobView, PendingIndex> e : perJob.entrySet()) {
+        if (e.getValue().firstOnHost(s, host, Set.of()) < 0) {
+          skips.computeIfAbsent(e.getKey(), k -> new int[1])[0]++;
+        }
       }
     }
   }

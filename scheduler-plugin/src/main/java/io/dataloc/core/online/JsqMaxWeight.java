@@ -94,11 +94,25 @@ public final class JsqMaxWeight implements OnlinePolicy {
 
   @Override
   public void removed(int task) {
+    leave(task, false);
+  }
+
+  @Override
+  public void taken(int host, Pick pick) {
+    leave(pick.task(), true);
+  }
+
+  /** The task leaves its queue; {@code picked}: it was the head {@link TaskQueue#peek} named. */
+  private void leave(int task, boolean picked) {
     int o = owners.get(task);
     if (o >= 0) {
       owners.clear(task);
       TaskQueue q = o == COMMON ? common : local.get(o);
-      q.forget(s, task);
+      if (picked) {
+        q.take(s, task);
+      } else {
+        q.forget(s, task);
+      }
       changed(q);
     }
   }

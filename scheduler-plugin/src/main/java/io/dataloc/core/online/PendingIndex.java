@@ -14,6 +14,8 @@ import java.util.Set;
  * stale entry's.
  */
 final class PendingIndex {
+  /** Entries one look past excluded jobs may visit. */
+  static final int EXCLUDED_SCAN = 1_024;
   private final Map<Integer, IntDeque> byHost = new HashMap<>();
   private final Map<Integer, IntDeque> byRack = new HashMap<>();
   private final IntDeque all = new IntDeque();
@@ -65,7 +67,11 @@ final class PendingIndex {
     q.add(s.generation(task));
   }
 
-  /** The earliest live entry not of an excluded job, or -1; stale entries in front go. */
+  /**
+   * The earliest live entry not of an excluded job, or -1; stale entries in front go. Past the
+   * excluded jobs' entries it looks at no more than {@value #EXCLUDED_SCAN} entries (a bound on one
+   * free slot's work; beyond it the list counts as having none for this slot).
+   */
   private static int first(PolicyState s, IntDeque q, Set<JobView> excluded) {
     if (q == null) {
       return -1;
@@ -74,7 +80,7 @@ final class PendingIndex {
       q.poll();
       q.poll();
     }
-    for (int i = 0; i < q.size(); i += 2) {
+    for (int i = 0; i < q.size() && i < 2 * EXCLUDED_SCAN; i += 2) {
       if (live(s, q, i) && (excluded.isEmpty() || !excluded.contains(s.job(q.get(i))))) {
         return q.get(i);
       }

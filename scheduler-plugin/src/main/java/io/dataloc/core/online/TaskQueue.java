@@ -43,28 +43,32 @@ public final class TaskQueue {
     size++;
   }
 
-  /**
-   * Accounts for a task that left this queue (owner already cleared by the caller); its entry goes
-   * at once if it heads its job's sub-queue (a task {@link #peek}ed and then taken), else lazily.
-   */
+  /** Accounts for a task that left this queue by other means (owner already cleared by the caller). */
   public void forget(PolicyState s, int task) {
     JobView j = s.job(task);
     int[] c = counts.get(j);
     if (c != null && --c[0] == 0) {
       counts.remove(j);
       sub.remove(j);
-    } else {
-      IntDeque q = sub.get(j);
-      if (q != null && !q.isEmpty() && q.peek() == task) {
-        q.poll();
-      }
     }
     size--;
   }
 
   /**
+   * The task {@link #peek} named runs (owner already cleared by the caller): its entry, at the head
+   * of its job's sub-queue, goes with it, as a poll would have taken it.
+   */
+  public void take(PolicyState s, int task) {
+    IntDeque q = sub.get(s.job(task));
+    if (q != null && !q.isEmpty() && q.peek() == task) {
+      q.poll();
+    }
+    forget(s, task);
+  }
+
+  /**
    * The next task by job ordering, skipping the excluded jobs, or -1; it stays queued (the caller
-   * takes it with {@link #forget} once it runs). Changes nothing a later call sees: only stale
+   * takes it with {@link #take} once it runs). Changes nothing a later call sees: only stale
    * entries in front of the chosen sub-queue go.
    */
   public int peek(PolicyState s, int[] owner, java.util.Set<JobView> excluded) {
