@@ -90,6 +90,36 @@ class MapServiceTest {
   }
 
   @Test
+  void aStarvingJobRefusedOnTheNodeSitsOutTheSlotAndAnotherJobRuns() {
+    DecisionEngine e = new DecisionEngine(EngineConfig.defaults().withPolicy("jsq-maxweight").withStarvation(1));
+    e.addHost("a", "/r", 1);
+    e.addHost("b", "/r", 1);
+    e.submitJob(1, "u", List.of(List.of("c"))); // no replica the engine knows: the common queue
+    e.submitJob(2, "v", List.of(List.of("a"), List.of("a"), List.of("a"), List.of("a"), List.of("a")));
+    for (int i = 0; i < 2; i++) { // two decisions: a round of the two hosts' slots
+      Decision d = e.onSlotFree(0);
+      assertEquals(2, d.jobId(), "a's local queue outweighs the common queue");
+      e.taskFinished(d.task());
+    }
+    List<String> refused = new ArrayList<>();
+    Script f = new Script() {
+      @Override
+      public MapService.Refusal before(Decision d) {
+        if (d.jobId() == 1) {
+          refused.add(d.reason());
+          return MapService.Refusal.BLACKLISTED; // a is blacklisted for job 1, every time
+        }
+        return null;
+      }
+    };
+    Decision d = MapService.serve(e, 0, "a", "/r", f, 10);
+    assertEquals(1, refused.size(), "job 1 was proposed once: " + refused);
+    assertTrue(refused.get(0).startsWith("starvation guard"), refused.get(0));
+    assertNotNull(d, "the slot is not lost to the starving job");
+    assertEquals(2, d.jobId());
+  }
+
+  @Test
   void aBlacklistedNodeRoutesTheTaskElsewhereAndTriesAgain() {
     DecisionEngine e = engine();
     Script f = new Script(MapService.Refusal.BLACKLISTED);
