@@ -10,16 +10,17 @@ import java.util.Set;
  * Serving one free slot with the engine's maps — the loop the ResourceManager adapter and the
  * simulator share, so what the simulator measures is the plan mode that ships.
  *
- * <p>One try: the engine decides ({@link DecisionEngine#onSlotFree}); the caller's facts may refuse
- * the decision (the application asks for no maps now, the node is blacklisted, the map does not
- * fit), and each refusal is released by its name; for a job whose MapReduce AM is replayed, the
- * plan's declines are asked of its {@link PlanGuard} (non-local first, then the plan's shape, with
- * the engine's re-homing proposal, {@link DecisionEngine#proposeReplacement}); then the caller
- * allocates the container, and the engine commits what the AM will really run in it
- * ({@link AmReplay#take}, {@link DecisionEngine#replaceStarted}). A job that cannot use the slot is
- * excluded and the engine asked again: at most as many tries as there are jobs (and
- * {@code maxTries}), so the work per free slot is bounded. A decision the starvation guard made
- * is never declined: its job has waited enough.
+ * <p>One try: the engine proposes a task ({@link DecisionEngine#propose}, changing nothing); the
+ * caller's facts may refuse it (the application asks for no maps now, the node is blacklisted, the
+ * map does not fit), a refusal that says something about the host being released by its name; for
+ * a job whose MapReduce AM is replayed, the plan's declines are asked of its {@link PlanGuard}
+ * (non-local first, then the plan's shape, with the engine's re-homing proposal,
+ * {@link DecisionEngine#proposeReplacement}); then the caller allocates the container, the engine
+ * commits the proposal ({@link DecisionEngine#commit}) and what the AM will really run in it
+ * ({@link AmReplay#take}, {@link DecisionEngine#replaceStarted}). Nothing is taken back: a proposal
+ * not carried out was never made. A job that cannot use the slot is excluded and the engine asked
+ * again: at most as many tries as there are jobs (and {@code maxTries}), so the work per free slot
+ * is bounded. A proposal of the starvation guard is never declined: its job has waited enough.
  */
 public final class MapService {
   /** What the service needs to know of a job whose AM it replays. */
@@ -32,18 +33,18 @@ public final class MapService {
     int mapsOn(String host);
   }
 
-  /** Why the caller cannot carry out a decision; each names the release the engine makes. */
+  /** Why the caller cannot carry out a proposal; each names what the engine does about it. */
   public enum Refusal {
-    /** The application asks for no maps now: the task goes back where it came from; the job sits out this slot. */
+    /** The application asks for no maps now: the task stays where it is; the job sits out this slot. */
     NOT_ASKING(false, true),
     /** The node is blacklisted for the application: the task is routed anywhere but this node. */
     BLACKLISTED(true, false),
-    /** The job's map is larger than the node's room: the task goes back; smaller maps may still fit. */
+    /** The job's maps are larger than the node's room: the task stays; the job sits out this slot (smaller maps may fit). */
     TOO_LARGE(false, true),
     /** The application's asks do not allow this node: the task is routed elsewhere; the job sits out this slot. */
     ASKS_FORBID(true, true);
 
-    /** Released with {@link DecisionEngine#taskRefused} (else {@link DecisionEngine#unpick}). */
+    /** Released with {@link DecisionEngine#refuse} (else the task stays where the proposal found it). */
     final boolean refuseHost;
     /** The job sits out the rest of this slot. */
     final boolean exclude;
@@ -59,13 +60,13 @@ public final class MapService {
     /** The job's replay and guard, or null if its AM is not replayed (not planned, not MapReduce). */
     Replayed replayed(long jobId);
 
-    /** Why the decision cannot be carried out now (checked before the plan's declines), or null. */
+    /** Why the proposal cannot be carried out now (checked before the plan's declines), or null. */
     Refusal before(Decision d);
 
     /** Whether the asks allow the decided node (checked after the declines, just before the container). */
     boolean allowed(Decision d);
 
-    /** Allocates the container for the decision; false if it could not (the slot is then given up). */
+    /** Allocates the container for the proposal; false if it could not (the slot is then given up). */
     boolean allocate(Decision d);
 
     /** A refusal of {@code d} was released (the adapter reconciles the job's asks). */
@@ -89,7 +90,7 @@ public final class MapService {
     Set<Long> excluded = new HashSet<>();
     int tries = Math.min(maxTries, engine.activeJobs() + 1);
     for (int i = 0; i < tries; i++) {
-      Decision d = engine.onSlotFree(host, excluded);
+      Decision d = engine.propose(host, excluded);
       facts.mark("map: engine decides");
       if (d == null) {
         return null;
@@ -123,9 +124,9 @@ public final class MapService {
         continue;
       }
       if (!facts.allocate(d)) {
-        engine.unpick(d);
         return null;
       }
+      d = engine.commit(d);
       facts.mark("map: container");
       if (job != null) {
         job.guard().taken(hostName);
@@ -140,12 +141,10 @@ public final class MapService {
   private static void release(DecisionEngine engine, Decision d, Refusal r, int host, Set<Long> excluded,
       Facts facts) {
     if (r.refuseHost) {
-      engine.taskRefused(d.task(), host);
-    } else {
-      engine.unpick(d);
+      engine.refuse(d);
     }
-    if (r.exclude) {
-      excluded.add(d.jobId());
+    if (r.exclude || d.starving()) {
+      excluded.add(d.jobId()); // a starving job refused here would be proposed again at once
     }
     facts.released(d, r);
   }
@@ -162,23 +161,19 @@ public final class MapService {
     if (!v.declines()) {
       return -1;
     }
-    engine.unpick(d);
     return engine.releaseQueued(d.jobId(), d.host());
   }
 
   /**
    * {@link PlanGuard#planShape}: this host's share of the job if it takes the container is its maps
-   * run or running, the container, and its queued tasks (the decided one back among them).
+   * run or running, the container, and its queued tasks with the proposed one counted among them
+   * once (it stays queued: a container the AM fills with another task leaves it to be re-homed).
    */
   private static boolean declinePlanShape(DecisionEngine engine, Replayed job, Decision d, String hostName,
       Rehoming proposal) {
     PlanGuard.Verdict v = job.guard().planShape(hostName, proposal.keepsLocality(),
-        () -> job.mapsOn(hostName) + 1 + engine.queuedOn(d.jobId(), d.host()) + 1,
+        () -> job.mapsOn(hostName) + 1 + engine.queuedOn(d.jobId(), d.host(), d.task()) + 1,
         engine.state().slots(d.host()));
-    if (!v.declines()) {
-      return false;
-    }
-    engine.unpick(d);
-    return true;
+    return v.declines();
   }
 }

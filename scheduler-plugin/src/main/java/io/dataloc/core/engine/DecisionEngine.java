@@ -26,13 +26,15 @@ import java.util.List;
  *       problem built and planned outside it, then {@link #applySome} a chunk per hold; {@link #addTasks} as an
  *       online job's tasks arrive; {@link #setPriority}, {@link #setParked} (asks for nothing
  *       now); {@link #removeJob}.
- *   <li><b>A free slot</b>: {@link #onSlotFree} decides and the task runs from then on. A decision
- *       the caller cannot carry out is released by name — {@link #unpick} (back where it came
- *       from), {@link #taskRefused} (not on this host), {@link #releaseQueued} (the job's queue on
- *       this host re-routed) — each idempotent: a task no longer in the state a release names is
- *       left alone. If the application runs another task of the job in the container,
- *       {@link #proposeReplacement} says how, changing nothing, and {@link #replaceStarted}
- *       commits it.
+ *   <li><b>A free slot</b>: {@link #propose} names the task to run, changing nothing; the caller
+ *       checks its own facts, then {@link #commit}s the proposal (the task runs from then on) or
+ *       drops it, and asks again with that job excluded. Nothing is taken back: a proposal never
+ *       carried out simply is not. Where a refusal says something about the host, it is released
+ *       by name — {@link #refuse} (the task routed away from this host), {@link #releaseQueued}
+ *       (the job's queue on this host re-routed) — each idempotent. If the application runs
+ *       another task of the job in the container, {@link #proposeReplacement} says how, changing
+ *       nothing, and {@link #replaceStarted} commits it. {@link #onSlotFree} proposes and commits
+ *       at once (the simulator's slots).
  *   <li><b>Outcomes</b>: {@link #taskFinished} (feeds the learned rates and costs),
  *       {@link #taskFailed}, {@link #dropPending}, {@link #startedOutside} (the application ran a
  *       queued task without a decision).
@@ -114,8 +116,6 @@ public final class DecisionEngine {
     return admissions.submitJob(jobId, user, replicaHosts);
   }
 
-
-
   /**
    * The planning problem for a job's tasks against the current cluster, where host {@code h} runs
    * at most {@code jobSlots.applyAsInt(h)} of them at once (null if no live host).
@@ -173,13 +173,20 @@ public final class DecisionEngine {
     return jobs.count();
   }
 
-  /** A slot on {@code host} is free: what runs there, or null (nothing suitable). */
+  /** A slot on {@code host} is free: what runs there, or null; {@link #propose} and {@link #commit} at once. */
   public Decision onSlotFree(int host) {
-    return onSlotFree(host, java.util.Set.of());
+    Decision d = propose(host, java.util.Set.of());
+    return d == null ? null : commit(d);
   }
 
-  /** As {@link #onSlotFree(int)}, never choosing a task of the excluded jobs (caller's ids). */
-  public Decision onSlotFree(int host, java.util.Set<Long> excludedJobs) {
+  /**
+   * A slot on {@code host} is free: the task the engine would run there, never one of the excluded
+   * jobs (caller's ids), or null. Changes no task, queue or job — the task stays queued until
+   * {@link #commit}, and asking again gives the same answer — but for the decision clock, which
+   * counts every question (the starvation guard's rounds), and a slot left idle: with no task to
+   * propose, the policy hears that the slot was passed up (delay scheduling counts a skip).
+   */
+  public Decision propose(int host, java.util.Set<Long> excludedJobs) {
     if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
       return null;
     }
@@ -188,23 +195,40 @@ public final class DecisionEngine {
     StarvationGuard.Pick starving = guard.pick(host, excluded, jobs::tasksOf);
     if (starving != null) {
       int t = starving.task();
-      int queue = policy.queueHostOf(t);
-      policy.removed(t);
-      start(t, host);
       return new Decision(state.job(t).id(), state.indexInJob(t), t, host, state.level(t, host),
-          Decision.STARVING + "no container for " + starving.waited() + " decisions", queue);
+          Decision.STARVING + "no container for " + starving.waited() + " decisions", policy.queueHostOf(t));
     }
     OnlinePolicy.Pick pick = excluded.isEmpty() ? policy.pick(host) : policy.pick(host, excluded);
     if (pick == null) {
+      policy.passed(host);
       return null;
     }
     int t = pick.task();
     if (!state.queued(t)) {
       throw new IllegalStateException(policy.name() + " picked task " + t + " in state " + state.state(t));
     }
-    start(t, host);
     JobState j = state.job(t);
     return new Decision(j.id(), state.indexInJob(t), t, host, pick.level(), pick.reason(), pick.queue());
+  }
+
+  /**
+   * The caller carries out proposal {@code d} (the latest {@link #propose}, nothing having changed
+   * since): its task leaves its queue and runs on the host from now on. Returns {@code d}. A
+   * proposal whose task is no longer queued, or whose host is gone, is a caller's error.
+   */
+  public Decision commit(Decision d) {
+    int t = d.task();
+    if (t < 0 || t >= state.taskCount() || !state.queued(t) || state.job(t).id() != d.jobId()
+        || d.host() < 0 || d.host() >= state.hostCount() || !state.alive(d.host())) {
+      throw new IllegalStateException("stale proposal: " + d);
+    }
+    if (d.starving()) {
+      policy.removed(t);
+    } else {
+      policy.taken(d.host(), new OnlinePolicy.Pick(t, d.level(), d.reason(), d.queue()));
+    }
+    start(t, d.host());
+    return d;
   }
 
   /**
@@ -225,7 +249,6 @@ public final class DecisionEngine {
   public void setPriority(long jobId, int priority) {
     jobs.setPriority(jobId, priority);
   }
-
 
   /**
    * The application ran this queued task on {@code host} with no decision of the engine (its maps
@@ -284,21 +307,8 @@ public final class DecisionEngine {
     return rehomer.commit(d, actualTask, proposal, this::ensureStarted);
   }
 
-
   private void ensureStarted(int task) {
     learning.started(task, state.now);
-  }
-
-
-  /**
-   * Takes back a decision that could not be carried out: the task is pending again, in its
-   * host's queue if it came from one (or was local there), else routed.
-   */
-  public void unpick(Decision d) {
-    if (backToPending(d.task())) {
-      boolean queued = d.queue() >= 0 && state.alive(d.queue());
-      policy.enqueuePlanned(d.task(), queued ? d.queue() : d.host(), queued ? Level.LOCAL : d.level());
-    }
   }
 
   /**
@@ -309,9 +319,9 @@ public final class DecisionEngine {
     return jobs.releaseQueued(jobId, host);
   }
 
-  /** Tasks of a job queued in {@code host}'s local queue. */
-  public int queuedOn(long jobId, int host) {
-    return jobs.queuedOn(jobId, host);
+  /** Tasks of a job queued in {@code host}'s local queue, but for task {@code except} (-1: none). */
+  public int queuedOn(long jobId, int host, int except) {
+    return jobs.queuedOn(jobId, host, except);
   }
 
   /** Pending (queued) engine tasks of a job, in task order. */
@@ -351,12 +361,15 @@ public final class DecisionEngine {
   }
 
   /**
-   * A decision on {@code host} could not be carried out there (the application excludes that
-   * host, say): the task is pending again and routed anywhere but that host.
+   * Proposal {@code d} cannot run on its host (the node is blacklisted for the application, or its
+   * asks forbid it): the task, still queued, is routed anew anywhere but there. A task no longer
+   * queued is left alone.
    */
-  public void taskRefused(int task, int host) {
-    if (backToPending(task)) {
-      policy.routeAvoiding(task, host);
+  public void refuse(Decision d) {
+    int t = d.task();
+    if (t >= 0 && t < state.taskCount() && state.queued(t) && state.job(t).id() == d.jobId()) {
+      policy.removed(t);
+      policy.routeAvoiding(t, d.host());
     }
   }
 

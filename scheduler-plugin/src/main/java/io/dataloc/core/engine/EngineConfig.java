@@ -23,7 +23,7 @@ import io.dataloc.core.online.OnlinePolicies;
  * @param seed the one seed for every random tie-break
  * @param starvation a job with tasks queued for a host that has not been served for this many
  *     decisions is served there first, whatever the policy would pick (0 = never; see
- *     {@link DecisionEngine#onSlotFree(int, java.util.Set)})
+ *     {@link DecisionEngine#propose})
  * @param costLearnSamples plans' locality costs learned from observed durations once local and
  *     one non-local level have this many samples ({@link CostLearning}; 0 = never)
  */

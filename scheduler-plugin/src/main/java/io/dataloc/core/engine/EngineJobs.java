@@ -196,21 +196,21 @@ final class EngineJobs {
     return moved;
   }
 
-  /** Tasks of a job queued in {@code host}'s local queue. */
-  int queuedOn(long jobId, int host) {
+  /** Tasks of a job queued in {@code host}'s local queue, but for task {@code except}. */
+  int queuedOn(long jobId, int host, int except) {
     JobState j = jobs.get(jobId);
     if (j == null) {
       return 0;
     }
     int[] n = {0};
     if (policy.forEachQueued(host, j, t -> {
-      n[0]++;
+      n[0] += t == except ? 0 : 1;
       return true;
     })) {
       return n[0];
     }
     for (int t : pending(jobId)) {
-      if (policy.queueHostOf(t) == host) {
+      if (t != except && policy.queueHostOf(t) == host) {
         n[0]++;
       }
     }

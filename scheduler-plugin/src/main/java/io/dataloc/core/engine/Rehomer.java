@@ -44,10 +44,10 @@ final class Rehomer {
   Rehoming propose(Decision d, int actualTask) {
     if (actualTask == d.task() || actualTask < 0 || actualTask >= state.taskCount()
         || policy.queueHostOf(actualTask) < 0 || d.queue() != d.host()
-        || state.job(d.task()).pending() > CHAIN_SEARCH_LIMIT) {
+        || state.job(d.task()).pending() - (state.queued(d.task()) ? 1 : 0) > CHAIN_SEARCH_LIMIT) {
       return Rehoming.noChain(d.task(), actualTask, true);
     }
-    List<LocalChains.Move> chain = localChain(d.task(), actualTask);
+    List<LocalChains.Move> chain = localChain(d.task(), actualTask, d.host());
     return new Rehoming(d.task(), actualTask, chain, chain != null);
   }
 
@@ -59,7 +59,7 @@ final class Rehomer {
       return d;
     }
     int host = d.host();
-    List<LocalChains.Move> chain = d.queue() == host ? chainFor(d.task(), actualTask, proposal) : null;
+    List<LocalChains.Move> chain = d.queue() == host ? chainFor(d.task(), actualTask, host, proposal) : null;
     state.stopOn(d.task());
     state.requeue(d.task());
     state.startOn(actualTask, host);
@@ -83,9 +83,9 @@ final class Rehomer {
         d.reason() + "; the application ran task " + state.indexInJob(actualTask) + " instead", d.queue());
   }
   /** The chain to apply now: the proposal's if it is for this pair and still holds, else a fresh search. */
-  List<LocalChains.Move> chainFor(int decided, int actual, Rehoming proposal) {
+  List<LocalChains.Move> chainFor(int decided, int actual, int host, Rehoming proposal) {
     return proposal != null && proposal.isFor(decided, actual) && stillHolds(proposal.chain(), decided)
-        ? proposal.chain() : localChain(decided, actual);
+        ? proposal.chain() : localChain(decided, actual, host);
   }
 
   /** Whether a proposed chain can still be applied: its moved tasks queued (the decided one running), its hosts live. */
@@ -103,11 +103,12 @@ final class Rehomer {
   }
 
   /**
-   * The moves that re-home {@code returning} while {@code taken} leaves its host queue; null if
-   * there are none. A chain back to the queue {@code taken} leaves keeps every host's count; only
-   * without one may the chain end at a lighter host.
+   * The moves that re-home {@code returning} (decided for {@code host}: running there, or still a
+   * proposal) while {@code taken} leaves its host queue; null if there are none. A chain back to
+   * the queue {@code taken} leaves keeps every host's count; only without one may the chain end at
+   * a host lighter than {@code host} with {@code returning} counted on it.
    */
-  private List<LocalChains.Move> localChain(int returning, int taken) {
+  private List<LocalChains.Move> localChain(int returning, int taken, int host) {
     int target = policy.queueHostOf(taken);
     JobState job = state.job(returning);
     if (target < 0 || job != state.job(taken) || job.pending() > CHAIN_SEARCH_LIMIT) {
@@ -118,7 +119,8 @@ final class Rehomer {
     if (chain != null) {
       return chain;
     }
-    long limit = backlog(state.hostOf(returning));
+    long limit = backlog(host)
+        + (state.queued(returning) && policy.queueHostOf(returning) != host ? 1 : 0);
     return chains.search(graph, -1, returning, y -> y == target || backlog(y) + 1 < limit, CHAIN_VISIT_LIMIT);
   }
 

@@ -196,12 +196,27 @@ public final class BalancedPandas implements OnlinePolicy {
 
   @Override
   public void removed(int task) {
+    leave(task, false);
+  }
+
+  @Override
+  public void taken(int host, Pick pick) {
+    leave(pick.task(), true);
+  }
+
+  /** The task leaves its queue; {@code picked}: it was the head {@link TaskQueue#peek} named. */
+  private void leave(int task, boolean picked) {
     int o = owners.get(task);
     if (o >= 0) {
       owners.clear(task);
       int h = o / 3;
       unindex(h);
-      queues.get(h)[o % 3].forget(s, task);
+      TaskQueue q = queues.get(h)[o % 3];
+      if (picked) {
+        q.take(s, task);
+      } else {
+        q.forget(s, task);
+      }
       work[h] = computeWork(h);
       index(h);
     }
@@ -209,14 +224,16 @@ public final class BalancedPandas implements OnlinePolicy {
 
   @Override
   public Pick pick(int host) {
+    return pick(host, java.util.Set.of());
+  }
+
+  @Override
+  public Pick pick(int host, java.util.Set<io.dataloc.core.jobs.JobView> excluded) {
     ensureHosts();
     TaskQueue[] q = queuesOf(host);
     for (int level = 0; level < 3; level++) {
-      if (!q[level].isEmpty()) {
-        unindex(host);
-        int t = q[level].poll(s, owners.array(s.taskCount()));
-        work[host] = computeWork(host);
-        index(host);
+      int t = q[level].isEmpty() ? -1 : q[level].peek(s, owners.array(s.taskCount()), excluded);
+      if (t >= 0) {
         return new Pick(t, s.level(t, host), WHY[level], level == 0 ? host : -1);
       }
     }

@@ -195,9 +195,7 @@ public final class BreakEven implements OnlinePolicy {
     if (t < 0) {
       return null;
     }
-    int queue = pin[t];
-    leave(t);
-    return new Pick(t, s.level(t, host), why, queue);
+    return new Pick(t, s.level(t, host), why, pin[t]);
   }
 
   /**

@@ -1,9 +1,12 @@
 package io.dataloc.core.online;
 
 import io.dataloc.core.jobs.JobView;
+import io.dataloc.core.model.Level;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
+import java.util.Set;
 
 /**
  * Fair sharing with greedy locality, and delay scheduling on top of it.
@@ -74,67 +77,90 @@ public final class FairSharing implements OnlinePolicy {
 
   @Override
   public Pick pick(int host) {
+    return pick(host, Set.of());
+  }
+
+  @Override
+  public Pick pick(int host, Set<JobView> excluded) {
     if (perJob.isEmpty()) {
       return null;
     }
-    if (!delay) {
-      // Naive fair sharing never skips: only the first job in order matters.
-      JobView first = null;
-      for (JobView j : perJob.keySet()) {
-        if (first == null || s.compareJobs(j, first) < 0) {
-          first = j;
-        }
+    for (JobView j : order()) {
+      if (excluded.contains(j)) {
+        continue;
       }
-      return pickFrom(first, host);
-    }
-    PriorityQueue<JobView> order = new PriorityQueue<>(perJob.size(), s::compareJobs);
-    order.addAll(perJob.keySet());
-    while (!order.isEmpty()) {
-      JobView j = order.poll();
       PendingIndex idx = perJob.get(j);
-      int t = idx.firstOnHost(s, host);
+      int t = idx.firstOnHost(s, host, excluded);
       if (t >= 0) {
-        skips.remove(j);
-        return take(idx, j, t, host, "fair share; local task");
+        return new Pick(t, s.level(t, host), "fair share; local task");
       }
-      int skipped = skips.computeIfAbsent(j, k -> new int[1])[0];
-      if (!delay || skipped >= nodeDelay) {
-        t = idx.firstInRack(s, s.rackOf(host));
+      int skipped = delay ? skipsOf(j) : Integer.MAX_VALUE;
+      if (skipped >= nodeDelay) {
+        t = idx.firstInRack(s, s.rackOf(host), excluded);
         if (t >= 0) {
-          return take(idx, j, t, host, delay ? "waited " + skipped + " ≥ " + nodeDelay + "; rack-local" : "fair share; rack-local");
+          return new Pick(t, s.level(t, host), delay ? "waited " + skipped + " ≥ " + nodeDelay + "; rack-local"
+              : "fair share; rack-local");
         }
       }
-      if (!delay || skipped >= nodeDelay + rackDelay) {
-        t = idx.firstAny(s);
+      if (skipped >= nodeDelay + rackDelay) {
+        t = idx.firstAny(s, excluded);
         if (t >= 0) {
-          return take(idx, j, t, host, delay ? "waited " + skipped + "; off-rack" : "fair share; any task");
+          return new Pick(t, s.level(t, host), delay ? "waited " + skipped + "; off-rack" : "fair share; any task");
         }
       }
-      skips.get(j)[0]++;
+      if (!delay) {
+        return null; // naive fair sharing never skips: only the first job in order matters
+      }
     }
     return null;
   }
 
-  private Pick pickFrom(JobView j, int host) {
-    PendingIndex idx = perJob.get(j);
-    int t = idx.firstOnHost(s, host);
-    if (t >= 0) {
-      return take(idx, j, t, host, "fair share; local task");
+  /**
+   * The engine runs {@code pick}: with delay scheduling, each job ahead of its job in the order with
+   * no task local to the host passed the slot up (one more skip; a job ahead with a local task here
+   * was not offered it: excluded), and its job starts again from none if it ran a local task.
+   */
+  @Override
+  public void taken(int host, Pick pick) {
+    JobView chosen = s.job(pick.task());
+    if (delay) {
+      for (JobView j : order()) {
+        if (j == chosen) {
+          break;
+        }
+        if (perJob.get(j).firstOnHost(s, host, Set.of()) < 0) {
+          skips.computeIfAbsent(j, k -> new int[1])[0]++;
+        }
+      }
+      if (perJob.get(chosen).firstOnHost(s, host, Set.of()) >= 0) {
+        skips.remove(chosen);
+      }
     }
-    t = idx.firstInRack(s, s.rackOf(host));
-    if (t >= 0) {
-      return take(idx, j, t, host, "fair share; rack-local");
-    }
-    return take(idx, j, idx.firstAny(s), host, "fair share; any task");
+    removed(pick.task());
   }
 
-  private Pick take(PendingIndex idx, JobView j, int t, int host, String why) {
-    idx.left();
-    if (idx.pending() == 0) {
-      perJob.remove(j);
-      skips.remove(j);
+  /** No job took the slot: with delay scheduling, each job with pending work and no task local here skipped it. */
+  @Override
+  public void passed(int host) {
+    if (delay) {
+      for (Map.Entry<JobView, PendingIndex> e : perJob.entrySet()) {
+        if (e.getValue().firstOnHost(s, host, Set.of()) < 0) {
+          skips.computeIfAbsent(e.getKey(), k -> new int[1])[0]++;
+        }
+      }
     }
-    return new Pick(t, s.level(t, host), why);
+  }
+
+  private int skipsOf(JobView j) {
+    int[] c = skips.get(j);
+    return c == null ? 0 : c[0];
+  }
+
+  /** The jobs with pending work in the engine's order. */
+  private List<JobView> order() {
+    List<JobView> order = new ArrayList<>(perJob.keySet());
+    order.sort(s::compareJobs);
+    return order;
   }
 
   @Override

@@ -1,6 +1,8 @@
 package io.dataloc.core.online;
 
+import io.dataloc.core.jobs.JobView;
 import io.dataloc.core.model.Level;
+import java.util.Set;
 
 /**
  * The stock greedy rule (Hadoop's FIFO scheduler with its locality preference): a free slot on
@@ -33,20 +35,24 @@ public final class Greedy implements OnlinePolicy {
 
   @Override
   public Pick pick(int host) {
-    int t = index.firstOnHost(s, host);
+    return pick(host, Set.of());
+  }
+
+  @Override
+  public Pick pick(int host, Set<JobView> excluded) {
+    int t = index.firstOnHost(s, host, excluded);
     String why = "earliest task local to the host";
     if (t < 0) {
-      t = index.firstInRack(s, s.rackOf(host));
+      t = index.firstInRack(s, s.rackOf(host), excluded);
       why = "earliest task in the host's rack";
     }
     if (t < 0) {
-      t = index.firstAny(s);
+      t = index.firstAny(s, excluded);
       why = "earliest pending task";
     }
     if (t < 0) {
       return null;
     }
-    index.left();
     Level level = s.level(t, host);
     return new Pick(t, level, why);
   }

@@ -94,11 +94,25 @@ public final class JsqMaxWeight implements OnlinePolicy {
 
   @Override
   public void removed(int task) {
+    leave(task, false);
+  }
+
+  @Override
+  public void taken(int host, Pick pick) {
+    leave(pick.task(), true);
+  }
+
+  /** The task leaves its queue; {@code picked}: it was the head {@link TaskQueue#peek} named. */
+  private void leave(int task, boolean picked) {
     int o = owners.get(task);
     if (o >= 0) {
       owners.clear(task);
       TaskQueue q = o == COMMON ? common : local.get(o);
-      q.forget(s, task);
+      if (picked) {
+        q.take(s, task);
+      } else {
+        q.forget(s, task);
+      }
       changed(q);
     }
   }
@@ -129,21 +143,19 @@ public final class JsqMaxWeight implements OnlinePolicy {
     long qc = common.size();
     int[] owner = owners.array(s.taskCount());
     if (qm > 0 && rates.alpha() * qm >= rates.gamma() * qc) {
-      int t = mine.poll(s, owner, excluded);
-      changed(mine);
+      int t = mine.peek(s, owner, excluded);
       if (t >= 0) {
         return new Pick(t, s.level(t, host), LOCAL_REASON, host);
       }
     }
     if (qc > 0) {
-      int t = common.poll(s, owner, excluded);
+      int t = common.peek(s, owner, excluded);
       if (t >= 0) {
         return new Pick(t, s.level(t, host), qm == 0 ? COMMON_REASON_EMPTY : COMMON_REASON);
       }
     }
     if (qm > 0) {
-      int t = mine.poll(s, owner, excluded);
-      changed(mine);
+      int t = mine.peek(s, owner, excluded);
       if (t >= 0) {
         return new Pick(t, s.level(t, host), LOCAL_REASON, host);
       }
@@ -154,8 +166,7 @@ public final class JsqMaxWeight implements OnlinePolicy {
       // victim's k slots at rate α each, waits Q/(k·α); a remote run takes 1/γ; steal iff γ·Q > k·α.
       if (victim != null
           && rates.gamma() * victim.size() > rates.alpha() * Math.max(1, s.slots(victim.id()))) {
-        int t = victim.poll(s, owner, excluded);
-        changed(victim);
+        int t = victim.peek(s, owner, excluded);
         if (t >= 0) {
           return new Pick(t, s.level(t, host), STEAL_REASON, victim.id());
         }

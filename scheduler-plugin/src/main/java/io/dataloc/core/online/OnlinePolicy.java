@@ -32,7 +32,11 @@ public interface OnlinePolicy {
   /** The task left the pending set without running (its job was removed); forget it. */
   void removed(int task);
 
-  /** Host h has a free slot: the task to run there, or null to leave the slot idle. */
+  /**
+   * Host h has a free slot: the task to run there, or null to leave the slot idle. A proposal: it
+   * changes nothing a later call sees (stale entries of lazy queues may go), so asking twice gives
+   * the same answer; the task leaves its queues only when the engine commits it ({@link #taken}).
+   */
   Pick pick(int host);
 
   /**
@@ -42,6 +46,18 @@ public interface OnlinePolicy {
   default Pick pick(int host, java.util.Set<io.dataloc.core.jobs.JobView> excluded) {
     return pick(host);
   }
+
+  /**
+   * The engine runs {@code pick}, this policy's latest answer for {@code host} (nothing having
+   * changed since): the task leaves the pending set, with whatever else choosing it implies. The
+   * default is {@link #removed}.
+   */
+  default void taken(int host, Pick pick) {
+    removed(pick.task());
+  }
+
+  /** The engine leaves a free slot on {@code host} idle: no task was picked there. */
+  default void passed(int host) {}
 
   /** Routes a pending task anywhere but {@code avoid} (which cannot run it well now). */
   default void routeAvoiding(int task, int avoid) {

@@ -1,7 +1,9 @@
 package io.dataloc.core.online;
 
+import io.dataloc.core.jobs.JobView;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Pending tasks by replica host, by replica rack and overall, each in arrival order, with lazy
@@ -12,6 +14,8 @@ import java.util.Map;
  * stale entry's.
  */
 final class PendingIndex {
+  /** Entries one look past excluded jobs may visit. */
+  static final int EXCLUDED_SCAN = 1_024;
   private final Map<Integer, IntDeque> byHost = new HashMap<>();
   private final Map<Integer, IntDeque> byRack = new HashMap<>();
   private final IntDeque all = new IntDeque();
@@ -42,16 +46,16 @@ final class PendingIndex {
     return pending;
   }
 
-  int firstOnHost(PolicyState s, int host) {
-    return first(s, byHost.get(host));
+  int firstOnHost(PolicyState s, int host, Set<JobView> excluded) {
+    return first(s, byHost.get(host), excluded);
   }
 
-  int firstInRack(PolicyState s, int rack) {
-    return rack == PolicyState.NO_RACK ? -1 : first(s, byRack.get(rack));
+  int firstInRack(PolicyState s, int rack, Set<JobView> excluded) {
+    return rack == PolicyState.NO_RACK ? -1 : first(s, byRack.get(rack), excluded);
   }
 
-  int firstAny(PolicyState s) {
-    return first(s, all);
+  int firstAny(PolicyState s, Set<JobView> excluded) {
+    return first(s, all, excluded);
   }
 
   void forgetHost(int host) {
@@ -63,14 +67,31 @@ final class PendingIndex {
     q.add(s.generation(task));
   }
 
-  private static int first(PolicyState s, IntDeque q) {
+  /**
+   * The earliest live entry not of an excluded job, or -1; stale entries in front go. Past the
+   * excluded jobs' entries it looks at no more than {@value #EXCLUDED_SCAN} entries (a bound on one
+   * free slot's work; beyond it the list counts as having none for this slot).
+   */
+  private static int first(PolicyState s, IntDeque q, Set<JobView> excluded) {
     if (q == null) {
       return -1;
     }
-    while (!q.isEmpty() && !(s.queued(q.get(0)) && s.generation(q.get(0)) == q.get(1))) {
+    while (!q.isEmpty() && !live(s, q, 0)) {
       q.poll();
       q.poll();
     }
-    return q.isEmpty() ? -1 : q.peek();
+    for (int i = 0; i < q.size() && i < 2 * EXCLUDED_SCAN; i += 2) {
+      if (live(s, q, i) && (excluded.isEmpty() || !excluded.contains(s.job(q.get(i))))) {
+        return q.get(i);
+      }
+      if (excluded.isEmpty()) {
+        break;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean live(PolicyState s, IntDeque q, int i) {
+    return s.queued(q.get(i)) && s.generation(q.get(i)) == q.get(i + 1);
   }
 }

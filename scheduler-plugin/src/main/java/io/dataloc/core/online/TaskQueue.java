@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * One scheduling queue (a host's local queue, a rack queue, the common queue) split into per-job
- * sub-queues, as in Wang et al.'s simulations: {@link #poll} serves the sub-queue of the job the
- * engine's ordering ranks first (with {@code fair}, the job with the fewest running tasks).
+ * sub-queues, as in Wang et al.'s simulations: {@link #peek} names the head of the sub-queue of
+ * the job the engine's ordering ranks first (with {@code fair}, the job with the fewest running tasks).
  * Entries are removed lazily: an entry counts only while its task is queued, still belongs here
  * ({@code owner[task] == id}) and still belongs to the sub-queue's job (task numbers are reused:
  * a stale entry's number may now be another job's task queued here); {@link #size} is kept exact
@@ -43,7 +43,7 @@ public final class TaskQueue {
     size++;
   }
 
-  /** Accounts for a task that left this queue by other means (owner already cleared by caller). */
+  /** Accounts for a task that left this queue by other means (owner already cleared by the caller). */
   public void forget(PolicyState s, int task) {
     JobView j = s.job(task);
     int[] c = counts.get(j);
@@ -54,13 +54,24 @@ public final class TaskQueue {
     size--;
   }
 
-  /** Removes and returns the next task by job ordering, or -1. */
-  public int poll(PolicyState s, int[] owner) {
-    return poll(s, owner, java.util.Set.of());
+  /**
+   * The task {@link #peek} named runs (owner already cleared by the caller): its entry, at the head
+   * of its job's sub-queue, goes with it, as a poll would have taken it.
+   */
+  public void take(PolicyState s, int task) {
+    IntDeque q = sub.get(s.job(task));
+    if (q != null && !q.isEmpty() && q.peek() == task) {
+      q.poll();
+    }
+    forget(s, task);
   }
 
-  /** As {@link #poll(PolicyState, int[])}, skipping the excluded jobs. */
-  public int poll(PolicyState s, int[] owner, java.util.Set<JobView> excluded) {
+  /**
+   * The next task by job ordering, skipping the excluded jobs, or -1; it stays queued (the caller
+   * takes it with {@link #take} once it runs). Changes nothing a later call sees: only stale
+   * entries in front of the chosen sub-queue go.
+   */
+  public int peek(PolicyState s, int[] owner, java.util.Set<JobView> excluded) {
     JobView best = null;
     for (JobView j : counts.keySet()) {
       if (excluded.contains(j)) {
@@ -75,12 +86,11 @@ public final class TaskQueue {
     }
     IntDeque q = sub.get(best);
     while (!q.isEmpty()) {
-      int t = q.poll();
+      int t = q.peek();
       if (live(s, t, owner, best)) {
-        owner[t] = -1;
-        forget(s, t);
         return t;
       }
+      q.poll();
     }
     throw new IllegalStateException("queue " + id + " lost track of " + best);
   }

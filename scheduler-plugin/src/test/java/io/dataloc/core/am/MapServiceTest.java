@@ -66,13 +66,57 @@ class MapServiceTest {
   }
 
   @Test
-  void aJobNotAskingIsReleasedBackAndSitsOutTheSlot() {
+  void aJobNotAskingSitsOutTheSlotAndItsTaskStaysQueued() {
     DecisionEngine e = engine();
     Script f = new Script(MapService.Refusal.NOT_ASKING);
     assertNull(MapService.serve(e, 0, "a", "/r", f, 10), "its one job sits out: nothing runs");
     assertEquals(List.of("NOT_ASKING"), f.seen);
-    assertEquals(TaskState.QUEUED, e.state().state(f.tasks.get(0)), "unpicked: queued again");
+    assertEquals(TaskState.QUEUED, e.state().state(f.tasks.get(0)), "never taken: still queued");
     assertEquals(3, e.job(1).pending());
+  }
+
+  @Test
+  void aMapTooLargeForTheNodeSitsOutItsJobAndAnotherJobRuns() {
+    DecisionEngine e = engine();
+    e.submitJob(2, "v", List.of(List.of("a")));
+    Script f = new Script(MapService.Refusal.TOO_LARGE);
+    Decision d = MapService.serve(e, 0, "a", "/r", f, 10);
+    assertNotNull(d);
+    assertEquals(List.of("TOO_LARGE", "allocate"), f.seen);
+    assertEquals(1, e.state().job(f.tasks.get(0)).id(), "job 1's map did not fit");
+    assertEquals(2, d.jobId(), "its job sat out the slot: job 2 ran");
+    assertTrue(e.state().queued(f.tasks.get(0)), "job 1's task stays queued");
+    assertEquals(0, e.policy().queueHostOf(f.tasks.get(0)), "where it was");
+  }
+
+  @Test
+  void aStarvingJobRefusedOnTheNodeSitsOutTheSlotAndAnotherJobRuns() {
+    DecisionEngine e = new DecisionEngine(EngineConfig.defaults().withPolicy("jsq-maxweight").withStarvation(1));
+    e.addHost("a", "/r", 1);
+    e.addHost("b", "/r", 1);
+    e.submitJob(1, "u", List.of(List.of("c"))); // no replica the engine knows: the common queue
+    e.submitJob(2, "v", List.of(List.of("a"), List.of("a"), List.of("a"), List.of("a"), List.of("a")));
+    for (int i = 0; i < 2; i++) { // two decisions: a round of the two hosts' slots
+      Decision d = e.onSlotFree(0);
+      assertEquals(2, d.jobId(), "a's local queue outweighs the common queue");
+      e.taskFinished(d.task());
+    }
+    List<String> refused = new ArrayList<>();
+    Script f = new Script() {
+      @Override
+      public MapService.Refusal before(Decision d) {
+        if (d.jobId() == 1) {
+          refused.add(d.reason());
+          return MapService.Refusal.BLACKLISTED; // a is blacklisted for job 1, every time
+        }
+        return null;
+      }
+    };
+    Decision d = MapService.serve(e, 0, "a", "/r", f, 10);
+    assertEquals(1, refused.size(), "job 1 was proposed once: " + refused);
+    assertTrue(refused.get(0).startsWith("starvation guard"), refused.get(0));
+    assertNotNull(d, "the slot is not lost to the starving job");
+    assertEquals(2, d.jobId());
   }
 
   @Test
@@ -97,7 +141,7 @@ class MapServiceTest {
     Script full = new Script();
     full.room = false;
     assertNull(MapService.serve(e, 0, "a", "/r", full, 10), "no container: the slot is given up");
-    assertEquals(0, e.state().running(0), "the decision was taken back");
+    assertEquals(0, e.state().running(0), "the proposal was never committed");
   }
 
   @Test

@@ -136,7 +136,7 @@ class EngineLifetimeTest {
     e.submitJob(2, "u", List.of(List.of("h0")));
     assertEquals(dropped, e.task(2, 0), "the number is reused by job 2's task");
     assertEquals(0, e.policy().queueHostOf(dropped), "queued at h0 too");
-    Decision d = e.onSlotFree(0, java.util.Set.of(2L, 9L));
+    Decision d = e.commit(e.propose(0, java.util.Set.of(2L, 9L)));
     assertNotNull(d);
     assertEquals(1, d.jobId(), "job 2 was excluded: " + d);
     assertEquals(1, e.state().job(d.task()).id());

@@ -45,11 +45,13 @@ class HostDemandTest {
         e.taskFinished(running.remove(rnd.nextInt(running.size())).task());
       } else if (op == 3 && !running.isEmpty()) {
         e.taskFailed(running.remove(rnd.nextInt(running.size())).task());
-      } else if (op == 4 && !running.isEmpty()) {
-        Decision d = running.remove(rnd.nextInt(running.size()));
-        e.taskRefused(d.task(), d.host());
-      } else if (op == 5 && !running.isEmpty()) {
-        e.unpick(running.remove(rnd.nextInt(running.size())));
+      } else if (op == 4) {
+        Decision d = e.propose(rnd.nextInt(hosts), java.util.Set.of());
+        if (d != null) {
+          e.refuse(d); // routed away from the host
+        }
+      } else if (op == 5) {
+        e.propose(rnd.nextInt(hosts), java.util.Set.of()); // a proposal not carried out changes nothing
       } else if (op == 6 && s.taskCount() > 0) {
         e.dropPending(rnd.nextInt(s.taskCount()));
       } else if (op == 7 && jobs > 0 && rnd.nextInt(4) == 0) {

@@ -96,8 +96,7 @@ class BreakEvenTest {
   void aRefusingHostRunsTheTaskOnlyPastTheRemoteBreakEven() {
     DecisionEngine e = engine("fifo", "a", null);
     e.submitJob(1, "u", List.of(List.of("a")));
-    Decision d = e.onSlotFree(0);
-    e.taskRefused(d.task(), 0);
+    e.refuse(e.propose(0, java.util.Set.of()));
     Decision again = onlyPastTheRemoteBreakEven(e, 0, "a refused it, although its data is there; the only host");
     assertEquals(Level.LOCAL, again.level());
   }
@@ -171,11 +170,13 @@ class BreakEvenTest {
           int t = running.remove(rnd.nextInt(running.size()));
           e.taskFailed(t);
           o.listed(t, -1);
-        } else if (op == 5 && !running.isEmpty()) {
-          int t = running.remove(rnd.nextInt(running.size()));
-          int host = e.state().hostOf(t);
-          e.taskRefused(t, host);
-          o.listed(t, host);
+        } else if (op == 5) {
+          int host = rnd.nextInt(n);
+          Decision d = e.propose(host, java.util.Set.of());
+          if (d != null) {
+            e.refuse(d);
+            o.listed(d.task(), host);
+          }
         } else if (op == 6) {
           int t = o.anyQueued(rnd);
           if (t >= 0) {

@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The contract every {@link OnlinePolicy} keeps, checked for each registered policy over seeded
  * random runs through the engine (jobs arriving, slots freeing, tasks finishing, tasks dropped,
- * a job removed): it picks only queued tasks, never one dropped or of a removed job; a removal is
+ * a job removed): a pick is a proposal that changes nothing (asked twice, the same answer; never
+ * a task of an excluded job); it picks only queued tasks, never one dropped or of a removed job; a removal is
  * idempotent; {@code hostLost(h)} returns exactly the queued tasks whose queue is {@code h}'s
  * ({@link OnlinePolicy#queueHostOf}); every task still wanted runs once; and the same seed gives
  * the same decisions.
@@ -90,6 +91,7 @@ class OnlinePolicyContractTest {
           continue;
         }
         Set<String> queuedBefore = queued(s);
+        pickChangesNothing(policy, e.policy(), s, h, hosts);
         Decision d = e.onSlotFree(h);
         if (d != null) {
           String key = key(s, d.task());
@@ -144,6 +146,36 @@ class OnlinePolicyContractTest {
     }
     assertEquals(-1, anyQueued(s, rnd), policy + ": every queued task ran on the live hosts");
     return log;
+  }
+
+  /**
+   * A pick is a proposal: asking twice gives the same pick, with a job excluded never one of its
+   * tasks, and neither changes which tasks are queued, where, or how many each host's queue holds.
+   */
+  private static void pickChangesNothing(String policy, OnlinePolicy p, EngineState s, int h, int hosts) {
+    List<String> before = queues(p, s, hosts);
+    OnlinePolicy.Pick first = p.pick(h);
+    assertEquals(first, p.pick(h), policy + ": asking twice gives the same pick");
+    if (first != null) {
+      io.dataloc.core.jobs.JobView job = s.job(first.task());
+      OnlinePolicy.Pick other = p.pick(h, Set.of(job));
+      assertTrue(other == null || s.job(other.task()) != job, policy + ": picked a task of an excluded job");
+    }
+    assertEquals(before, queues(p, s, hosts), policy + ": a pick changed the queues");
+  }
+
+  /** Every queued task with the host whose queue holds it, and every host's queue length. */
+  private static List<String> queues(OnlinePolicy p, EngineState s, int hosts) {
+    List<String> out = new ArrayList<>();
+    for (int t = 0; t < s.taskCount(); t++) {
+      if (s.queued(t)) {
+        out.add(key(s, t) + ">" + p.queueHostOf(t));
+      }
+    }
+    for (int h = 0; h < hosts; h++) {
+      out.add("h" + h + ":" + p.queuedFor(h));
+    }
+    return out;
   }
 
   /** A task's identity for the run: its number and that number's generation (numbers are reused). */
