@@ -31,7 +31,7 @@ import java.util.List;
  *       drops it, and asks again with that job excluded. Nothing is taken back: a proposal never
  *       carried out simply is not. Where a refusal says something about the host, it is released
  *       by name — {@link #refuse} (the task routed away from this host), {@link #releaseQueued}
- *       (the job's queue on this host re-routed) — each idempotent. If the application runs
+ *       (the job's queue on this host re-routed); each leaves alone a task no longer queued. If the application runs
  *       another task of the job in the container, {@link #proposeReplacement} says how, changing
  *       nothing, and {@link #replaceStarted} commits it. {@link #onSlotFree} proposes and commits
  *       at once (the simulator's slots).
