@@ -134,6 +134,26 @@ class ApplicationPriorityTest {
   }
 
   /**
+   * A negative priority is raised to 0, the lowest, at submission and on a change: it cannot jump
+   * the queue. Before, {@code Integer.MIN_VALUE} was kept and the walk over AMs, reduces and other
+   * requests ordered by its negation, which overflows: the application of the lowest priority
+   * was served first.
+   */
+  @org.junit.jupiter.api.Test
+  void aNegativePriorityIsRaisedToZeroAndJumpsNoQueue() throws Exception {
+    try (MiniMr c = cluster(LocalityScheduler.class, 10, "negative")) {
+      App first = submit(c, "alice", 0, "h1");
+      App second = submit(c, "bob", Integer.MIN_VALUE, "h2");
+      assertEquals(Priority.newInstance(0), second.app().getApplicationPriority(), "raised to the lowest");
+      change(c, "bob", second.app(), -5);
+      assertEquals(Priority.newInstance(0), second.app().getApplicationPriority(), "a change likewise");
+      int[] got = race(c, first.am(), second.am(), 5); // requests the engine does not serve: the walk's order
+      assertEquals(ROOM, got[0], "first come, first served at equal priority");
+      assertEquals(0, got[1]);
+    }
+  }
+
+  /**
    * Priority changes from many clients at once (the RM serialises them per request object only,
    * so two clients' changes of one application do meet in the scheduler): after each burst, what
    * the state store saves (the submission context it writes) and what the scheduler serves by are

@@ -54,8 +54,10 @@ final class OtherWork {
     this.room = room;
     this.containers = containers;
     this.applications = applications;
-    this.walk = new TreeSet<>(Comparator.comparingInt((ApplicationId id) -> -ctx.applicationPriority(id))
-        .thenComparing(Comparator.naturalOrder()));
+    // Higher priority first, compared without negation (no priority overflows the order), then
+    // submission order.
+    this.walk = new TreeSet<>(Comparator.comparingInt((ApplicationId id) -> ctx.applicationPriority(id))
+        .reversed().thenComparing(Comparator.naturalOrder()));
   }
 
   /** The application may have requests the engine does not serve. */

@@ -57,7 +57,8 @@ final class Priorities {
    * As the CapacityScheduler: an application without a priority gets its user's default priority
    * from {@code acl.application-max-priority}, else 0 (Dataloc's one queue has no default priority
    * of its own); none gets more than {@code yarn.cluster.max-application-priority} (default 0, so by
-   * default every application has priority 0, as under the stock schedulers); with
+   * default every application has priority 0, as under the stock schedulers) and none less than
+   * 0, the lowest: a negative priority, which the RM passes through, is raised to 0; with
    * {@code yarn.acl.enable}, a priority above the user's maximum is refused with an
    * {@code AccessControlException}, at submission and on a change.
    */
@@ -73,6 +74,11 @@ final class Priorities {
     int max = clusterMax.get().getPriority();
     if (p.getPriority() > max) {
       p = Priority.newInstance(max);
+    }
+    if (p.getPriority() < 0) {
+      LOG.info("Dataloc: priority {} asked for {} raised to 0, the lowest application priority",
+          p.getPriority(), applicationId);
+      p = Priority.newInstance(0);
     }
     if (user != null && !a.checkAccess(user, DatalocQueue.NAME, p)) {
       throw new YarnException(new AccessControlException("User " + user.getShortUserName()
