@@ -33,25 +33,26 @@ public final class MapService {
     int mapsOn(String host);
   }
 
-  /** Why the caller cannot carry out a proposal; each names what the engine does about it. */
+  /**
+   * Why the caller cannot carry out a proposal; each names what the engine does about the task.
+   * Whatever the refusal, the job sits out the rest of the slot: a job asked again after a refusal
+   * could be proposed the same task again at once (a task routed back to a queue this host serves).
+   */
   public enum Refusal {
-    /** The application asks for no maps now: the task stays where it is; the job sits out this slot. */
-    NOT_ASKING(false, true),
+    /** The application asks for no maps now: the task stays where it is. */
+    NOT_ASKING(false),
     /** The node is blacklisted for the application: the task is routed anywhere but this node. */
-    BLACKLISTED(true, false),
-    /** The job's maps are larger than the node's room: the task stays; the job sits out this slot (smaller maps may fit). */
-    TOO_LARGE(false, true),
-    /** The application's asks do not allow this node: the task is routed elsewhere; the job sits out this slot. */
-    ASKS_FORBID(true, true);
+    BLACKLISTED(true),
+    /** The job's maps are larger than the node's room: the task stays (smaller maps may fit). */
+    TOO_LARGE(false),
+    /** The application's asks do not allow this node: the task is routed elsewhere. */
+    ASKS_FORBID(true);
 
     /** Released with {@link DecisionEngine#refuse} (else the task stays where the proposal found it). */
     final boolean refuseHost;
-    /** The job sits out the rest of this slot. */
-    final boolean exclude;
 
-    Refusal(boolean refuseHost, boolean exclude) {
+    Refusal(boolean refuseHost) {
       this.refuseHost = refuseHost;
-      this.exclude = exclude;
     }
   }
 
@@ -143,9 +144,7 @@ public final class MapService {
     if (r.refuseHost) {
       engine.refuse(d);
     }
-    if (r.exclude || d.starving()) {
-      excluded.add(d.jobId()); // a starving job refused here would be proposed again at once
-    }
+    excluded.add(d.jobId());
     facts.released(d, r);
   }
 

@@ -120,15 +120,43 @@ class MapServiceTest {
   }
 
   @Test
-  void aBlacklistedNodeRoutesTheTaskElsewhereAndTriesAgain() {
+  void aBlacklistedNodeRoutesTheTaskElsewhereAndItsJobSitsOutTheSlot() {
     DecisionEngine e = engine();
     Script f = new Script(MapService.Refusal.BLACKLISTED);
-    Decision d = MapService.serve(e, 0, "a", "/r", f, 10);
-    assertNotNull(d, "not excluded: the job is asked again");
-    assertEquals(List.of("BLACKLISTED", "allocate"), f.seen);
+    assertNull(MapService.serve(e, 0, "a", "/r", f, 10), "its one job sits out: nothing runs");
+    assertEquals(List.of("BLACKLISTED"), f.seen);
     int refused = f.tasks.get(0);
-    assertTrue(refused != d.task() && e.state().queued(refused) && e.policy().queueHostOf(refused) != 0,
+    assertTrue(e.state().queued(refused) && e.policy().queueHostOf(refused) != 0,
         "the refused task is queued again, not for a");
+  }
+
+  /**
+   * A node the AM blacklisted and a task of the common queue: the job sits out the slot after one
+   * refusal, and the other job's task runs. Before, the job was asked again; the refused task,
+   * routed back to the common queue, was proposed and refused on every try and the slot was lost.
+   */
+  @Test
+  void aCommonQueueTaskRefusedOnABlacklistedNodeCostsOneRefusalAndTheOtherJobRuns() {
+    DecisionEngine e = new DecisionEngine(EngineConfig.defaults().withPolicy("jsq-maxweight"));
+    e.addHost("a", "/r", 1);
+    e.addHost("b", "/r", 1);
+    e.submitJob(1, "u", List.of(List.of("c"), List.of("c"))); // no replica the engine knows: the common queue
+    e.submitJob(2, "v", List.of(List.of("c")));
+    List<Long> refused = new ArrayList<>();
+    Script f = new Script() {
+      @Override
+      public MapService.Refusal before(Decision d) {
+        if (d.jobId() == 1) {
+          refused.add(d.jobId());
+          return MapService.Refusal.BLACKLISTED; // a is blacklisted for job 1
+        }
+        return null;
+      }
+    };
+    Decision d = MapService.serve(e, 0, "a", "/r", f, 256);
+    assertEquals(1, refused.size(), "job 1 refused once: " + refused);
+    assertNotNull(d, "the slot is not lost");
+    assertEquals(2, d.jobId(), "job 2's task runs");
   }
 
   @Test
