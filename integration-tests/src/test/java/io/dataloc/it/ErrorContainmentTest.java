@@ -92,6 +92,40 @@ class ErrorContainmentTest {
     }
   }
 
+  /**
+   * Out of memory on a Hadoop thread (here while serving a map, inside the heartbeat's work) is not
+   * swallowed: it reaches YARN, whose dispatcher ends the ResourceManager and lets the standby take
+   * over, since YARN's own bookkeeping may be half done. Before, it was handled as any error and the
+   * RM ran on, possibly over-committed. Out of memory in Dataloc's own placement read costs only
+   * that job: it is served from its asks.
+   */
+  @Test
+  void outOfMemoryReachesYarnButInAPlacementReadCostsOnlyItsJob() throws Exception {
+    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of(), Scenarios.twoRacks(4), 8192, dir)) {
+      LocalityScheduler s = scheduler(c);
+      s.setFaultInjector((at, id) -> {
+        if (at.equals(FaultInjector.READ)) {
+          throw new OutOfMemoryError("injected in a placement read");
+        }
+      });
+      RMApp read = c.submit("carol", ALICE);
+      awaitPlans(s);
+      assertEquals("online", report(s, read).phase(), report(s, read).note());
+      assertEquals(0, s.datalocMetrics().errors());
+      Pair p = aliceAndBob(c);
+      s.setFaultInjector((at, id) -> {
+        if (at.equals(FaultInjector.ASSIGN_MAP) || at.equals(FaultInjector.ASSIGN_OTHER)) {
+          throw new OutOfMemoryError("injected while serving " + id);
+        }
+      });
+      p.a().heartbeat();
+      p.b().heartbeat();
+      var node = c.rm.getRMContext().getRMNodes().get(c.nodes.get("h1").getNodeId());
+      org.junit.jupiter.api.Assertions.assertThrows(OutOfMemoryError.class, () -> s.handle(
+          new org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent(node)));
+    }
+  }
+
   /** A second error in the same application kills it, with a diagnostic its user sees; alice runs on. */
   @Test
   void aSecondErrorKillsTheApplication() throws Exception {

@@ -3,6 +3,7 @@ package io.dataloc.yarn;
 import io.dataloc.core.am.AmAdmission;
 import io.dataloc.core.jobs.JobOrderings;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +18,9 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
  * by one walk over the applications at most every {@value #VIEW_MILLIS} ms (and again once it is
  * admitted or gone), so a heartbeat does not walk them; an AM that is not next may still take a
  * node the next one cannot use (too small, blacklisted, outside its asks, or the next one over
- * the AM limit), so no AM blocks another for good. Sizes are the jobs' maps from their split files;
- * a job whose size is not known yet counts as the largest waiting. Under the scheduler's monitor.
+ * the AM limit), so no AM blocks another for good. Sizes are the jobs' maps from their split files
+ * (unknown: the median, {@link AmAdmission#withKnownSizes}); a user's usage is the AMs it runs now
+ * ({@link AmAdmission#currentShare}). Under the scheduler's monitor.
  */
 final class AmAdmissions {
   static final long VIEW_MILLIS = 100;
@@ -60,28 +62,26 @@ final class AmAdmissions {
   private ApplicationId findNext(long now) {
     List<AmAdmission.Waiting> waiting = new ArrayList<>();
     List<ApplicationId> ids = new ArrayList<>();
-    long largest = 1;
+    Map<String, Integer> runningAms = new HashMap<>();
     for (SchedulerApplication<DatalocAppAttempt> app : applications.get().values()) {
       DatalocAppAttempt attempt = app.getCurrentAppAttempt();
       DatalocApp a = attempt == null ? null : ctx.apps().get(attempt.getApplicationId());
-      if (a == null || a.killed || attempt.isStopped() || !Containers.isAmRequest(attempt)) {
+      if (a == null || a.killed || attempt.isStopped()) {
         continue;
       }
-      largest = Math.max(largest, a.tasks);
+      if (!Containers.isAmRequest(attempt)) {
+        runningAms.merge(a.user, 1, Integer::sum);
+        continue;
+      }
       waiting.add(new AmAdmission.Waiting(a.id.getId(), a.user, TimeUnit.NANOSECONDS.toMillis(a.submittedNanos),
           a.tasks, ctx.applicationPriority(a.id)));
       ids.add(a.id);
     }
-    for (int i = 0; i < waiting.size(); i++) {
-      AmAdmission.Waiting w = waiting.get(i);
-      if (w.size() <= 0) {
-        waiting.set(i, new AmAdmission.Waiting(w.index(), w.user(), w.arrival(), largest, w.priority()));
-      }
-    }
-    AmAdmission.Waiting best = AmAdmission.next(waiting, JobOrderings.create(ctx.settings().amAdmission()),
-        TimeUnit.NANOSECONDS.toMillis(now), ctx.engine().state().userUsage());
-    for (int i = 0; i < waiting.size(); i++) {
-      if (waiting.get(i) == best) {
+    List<AmAdmission.Waiting> sized = AmAdmission.withKnownSizes(waiting);
+    AmAdmission.Waiting best = AmAdmission.next(sized, JobOrderings.create(ctx.settings().amAdmission()),
+        TimeUnit.NANOSECONDS.toMillis(now), AmAdmission.currentShare(runningAms));
+    for (int i = 0; i < sized.size(); i++) {
+      if (sized.get(i) == best) {
         return ids.get(i);
       }
     }

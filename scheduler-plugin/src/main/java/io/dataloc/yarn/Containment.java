@@ -51,13 +51,26 @@ final class Containment {
   }
 
   /**
-   * Rethrows what the JVM cannot continue after. An OutOfMemoryError caught here is most likely our
-   * own allocation's (it is gone once thrown) and a StackOverflowError unwound; the RM's dispatcher
-   * would exit on either, so both are handled as any other error.
+   * Rethrows what the JVM cannot be trusted after: every {@link VirtualMachineError}, out of memory
+   * and stack overflow included. Here, on a Hadoop thread, such an error may have struck inside
+   * YARN's own bookkeeping (between a container's record and its node's accounting, say), so it
+   * goes on to YARN, whose dispatcher ends the ResourceManager and lets the standby take over with
+   * a consistent state.
    */
   static void rethrowIfFatal(Throwable t) {
-    if (t instanceof VirtualMachineError && !(t instanceof StackOverflowError) && !(t instanceof OutOfMemoryError)) {
-      throw (VirtualMachineError) t;
+    if (t instanceof VirtualMachineError v) {
+      throw v;
+    }
+  }
+
+  /**
+   * As {@link #rethrowIfFatal}, on Dataloc's own threads around work only Dataloc allocates (a
+   * placement read, a plan): there an out-of-memory or stack-overflow error is that work's own, gone
+   * once thrown, and costs only the job it was for; other virtual machine errors are rethrown.
+   */
+  static void rethrowIfFatalBesidesOwnWork(Throwable t) {
+    if (t instanceof VirtualMachineError v && !(t instanceof OutOfMemoryError) && !(t instanceof StackOverflowError)) {
+      throw v;
     }
   }
 

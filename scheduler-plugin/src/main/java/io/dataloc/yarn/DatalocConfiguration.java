@@ -95,6 +95,9 @@ public final class DatalocConfiguration {
       "threads reading block placements; a read that never returns holds one of them");
   public static final Key PLACEMENT_MAX_WAITING = new Key("placement.max-waiting", "1000", "1..1000000",
       "jobs waiting for a placement read or a plan; more are served from their asks at once");
+  public static final Key MAX_BYTES_IN_FLIGHT = new Key("placement.max-bytes-in-flight", "268435456",
+      "1048576..17179869184", "heap all read placements waiting for the plan thread may hold together, in bytes; "
+      + "a read that would pass it is served from its asks");
   public static final Key ONLINE_MAX_PENDING = new Key("online.max-pending-per-job", "1000", "1..1000000",
       "most engine tasks built from one job's asks at a time (the AM's ask count never sizes anything)");
   public static final Key AM_RESOURCE_PERCENT = new Key("maximum-am-resource-percent", "0.1", "0 < p <= 1",
@@ -103,9 +106,10 @@ public final class DatalocConfiguration {
   public static final Key AM_PLACEMENT_WAIT = new Key("am.placement-wait-ms", "0", "0..600000 (0: first fit)",
       "an ApplicationMaster declines room on a node whose data live maps need more than a node with room has, for at "
           + "most this long, then takes any room");
-  public static final Key AM_ADMISSION = new Key("am.admission-ordering", "bid", String.join(", ", JobOrderings.names()),
+  public static final Key AM_ADMISSION = new Key("am.admission-ordering", "fifo", String.join(", ", JobOrderings.names()),
       "which waiting ApplicationMaster the AM limit lets in next, among those of the highest application priority "
-          + "(bid: the highest wait over size, the job's maps; fifo: submission order, as the stock schedulers)");
+          + "(fifo: submission order, as the stock schedulers; bid: the highest wait over size, the job's maps, "
+          + "a size not known counting as the median, over the user's running AMs)");
   public static final Key STARVATION = new Key("online.starvation-rounds", "2", "0..1000000 (0: off)",
       "a job with a map queued for a node that has had no container for this many rounds of decisions (a round: "
           + "as many as the cluster has slots) runs it there before the policy picks");
@@ -132,13 +136,14 @@ public final class DatalocConfiguration {
       COST_REMOTE, COST_CONGESTION, COST_LEARN_SAMPLES, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES,
       PLAN_BUDGET, PLAN_MAX_TASKS, SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
       MAX_HOSTS_PER_SPLIT, MAX_HOST_LENGTH, MAX_LISTING, MAX_JOB_CONF_BYTES, STAGING_ROOT, PLACEMENT_THREADS,
-      PLACEMENT_MAX_WAITING, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, AM_PLACEMENT_WAIT, AM_ADMISSION,
+      PLACEMENT_MAX_WAITING, MAX_BYTES_IN_FLIGHT, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, AM_PLACEMENT_WAIT, AM_ADMISSION,
       STARVATION, RECOVERY, RESOURCE_CALCULATOR,
       ACL_SUBMIT, ACL_ADMINISTER, ACL_MAX_PRIORITY);
 
   /** What a job's files may cost the ResourceManager before a byte of them is believed. */
   public record Bounds(long maxFileBytes, int maxSplits, int maxHostsPerSplit, int maxHostLength, int maxListing,
-      long maxJobConfBytes, String stagingRoot, int placementThreads, int maxWaiting, int onlineMaxPending) {
+      long maxJobConfBytes, String stagingRoot, int placementThreads, int maxWaiting, long maxBytesInFlight,
+      int onlineMaxPending) {
 
     /** The defaults, for tests and tools. */
     public static Bounds defaults() {
@@ -282,7 +287,8 @@ public final class DatalocConfiguration {
         (int) range(conf, MAX_SPLITS, 1, 10_000_000), (int) range(conf, MAX_HOSTS_PER_SPLIT, 1, 10_000),
         (int) range(conf, MAX_HOST_LENGTH, 1, 65_535), (int) range(conf, MAX_LISTING, 1, 10_000_000),
         range(conf, MAX_JOB_CONF_BYTES, 1024, 1L << 30), stagingRoot, (int) range(conf, PLACEMENT_THREADS, 1, 64),
-        (int) range(conf, PLACEMENT_MAX_WAITING, 1, 1_000_000), (int) range(conf, ONLINE_MAX_PENDING, 1, 1_000_000));
+        (int) range(conf, PLACEMENT_MAX_WAITING, 1, 1_000_000), range(conf, MAX_BYTES_IN_FLIGHT, 1L << 20, 16L << 30),
+        (int) range(conf, ONLINE_MAX_PENDING, 1, 1_000_000));
     long amPermille = rate(conf, AM_RESOURCE_PERCENT);
     String aclSubmit = acl(conf, ACL_SUBMIT);
     String aclAdminister = acl(conf, ACL_ADMINISTER);

@@ -43,6 +43,8 @@ public class DatalocMetrics {
   @Metric("Makespan of the last plan, thousandths of a cost unit") MutableGaugeLong lastPlanMakespan;
   @Metric("Lower bound of the last plan, thousandths of a cost unit") MutableGaugeLong lastPlanLowerBound;
   @Metric("1 while degraded to plain locality scheduling") MutableGaugeLong degraded;
+  @Metric("Bytes held by placements read and not yet planned (placement.max-bytes-in-flight)")
+  MutableGaugeLong placementBytesInFlight;
 
   /** Registers a fresh source (replacing one left by an earlier scheduler in this JVM). */
   static DatalocMetrics register() {
@@ -129,5 +131,9 @@ public class DatalocMetrics {
 
   public long mapsTiedToPlan() {
     return mapsTiedToPlan.value();
+  }
+
+  public long placementBytesInFlight() {
+    return placementBytesInFlight.value();
   }
 }

@@ -45,7 +45,7 @@ final class EngineMaps {
       return false;
     }
     Yarn facts = new Yarn(node);
-    Decision d = MapService.serve(engine, host, node.getNodeName(), node.getRackName(), facts, MAX_TRIES);
+    Decision d = MapService.serve(engine, host, node.getNodeName(), facts, MAX_TRIES);
     if (d == null) {
       return false;
     }

@@ -8,9 +8,10 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
  * {@link #ASSIGN_MAP} (a map the engine chose for the application), {@link #ASSIGN_OTHER} (an AM,
  * reduce or retried map from its asks), {@link #RECONCILE} (its asks brought into the engine),
  * {@link #COMPLETED} (one of its containers ended), {@link #HEARTBEAT} (a node's heartbeat,
- * before any application's work: {@code app} is null), and {@link #READ} (its placement read is
- * about to start, on a placement thread: the one site called without the scheduler's lock, where a
- * test may also wait, as a slow file system would).
+ * before any application's work: {@code app} is null), {@link #READ} (its placement read is
+ * about to start, on a placement thread) and {@link #PLAN} (its placement, read, is about to be
+ * planned, on the plan thread): the two sites called without the scheduler's lock, where a test
+ * may also wait, as a slow file system or a long plan would.
  */
 @FunctionalInterface
 public interface FaultInjector {
@@ -21,9 +22,13 @@ public interface FaultInjector {
   String COMPLETED = "completed";
   String HEARTBEAT = "heartbeat";
   String READ = "read";
+  String PLAN = "plan";
 
   FaultInjector NONE = (site, app) -> {};
 
-  /** Called at {@code site} (under the scheduler's lock but for {@link #READ}), working for {@code app} (or null); may throw. */
+  /**
+   * Called at {@code site} (under the scheduler's lock but for {@link #READ} and {@link #PLAN}),
+   * working for {@code app} (or null); may throw.
+   */
   void at(String site, ApplicationId app);
 }

@@ -20,6 +20,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntUnaryOperator;
+import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetworkTopology;
@@ -59,6 +60,8 @@ final class PlacementPipeline {
   /** Interrupts a placement read at its timeout. */
   private final ScheduledExecutorService watchdog;
   private volatile PlacementReader reader;
+  /** The bytes of placements read and not yet planned, within {@code placement.max-bytes-in-flight}. */
+  private final ByteBudget inFlight = new ByteBudget();
 
   PlacementPipeline(SchedulerContext ctx, ClusterRoom room, UnaryOperator<Resource> normalize, Configuration rmConf) {
     this.ctx = ctx;
@@ -119,8 +122,11 @@ final class PlacementPipeline {
     String type = rmApp.getApplicationType();
     PlacementReader r = reader;
     DatalocConfiguration.Settings s = ctx.settings();
+    // The split's host names become node ids as they are read: names no node has are not kept.
+    Map<String, Integer> known = ctx.engine().state().frozenHostIndex();
+    ToIntFunction<String> hostId = name -> known.getOrDefault(name, -1);
     try {
-      Future<?> read = readers.submit(() -> read(a, r, copy, type, s));
+      Future<?> read = readers.submit(() -> read(a, r, copy, type, hostId, s));
       // The timeout counts from submission: a read still queued behind others when it strikes never
       // runs, so the job is served from its asks here (a running read is interrupted and does so).
       watchdog.schedule(() -> {
@@ -128,10 +134,36 @@ final class PlacementPipeline {
           readFailed(a, timeoutNote(s));
         }
       }, s.readTimeoutMs(), TimeUnit.MILLISECONDS);
+      // Read and plan together have the read timeout plus the plan budget, whether or not the
+      // job's asks change meanwhile (a job waiting in the plan queue, its data hosts full, has
+      // no early map and may ask nothing new for as long as the queue is).
+      watchdog.schedule(() -> overdue(a, s), s.readTimeoutMs() + s.planBudgetMs() + 1, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       ctx.metrics().placementFailures.incr();
       ctx.apps().goOnline(a, "placement queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName()
           + " = " + s.bounds().maxWaiting() + " jobs waiting)");
+    }
+  }
+
+  /**
+   * A job still waiting for its placement or plan past the read timeout plus the plan budget is
+   * served from its asks (a plan already entering the engine finishes). Idempotent.
+   */
+  private void overdue(DatalocApp a, DatalocConfiguration.Settings s) {
+    synchronized (ctx.lock()) {
+      ctx.holds().enter();
+      try {
+        if (!ctx.apps().contains(a.id) || !a.waiting() || a.jobCreated) {
+          return;
+        }
+        ctx.metrics().placementFailures.incr();
+        ctx.apps().goOnline(a, "placement and plan took longer than " + DatalocConfiguration.READ_TIMEOUT.fullName()
+            + " + " + DatalocConfiguration.PLAN_BUDGET.fullName() + " = " + (s.readTimeoutMs() + s.planBudgetMs())
+            + " ms");
+        ctx.apps().markDirty(a.id);
+      } finally {
+        ctx.holds().exit("read: overdue");
+      }
     }
   }
 
@@ -169,36 +201,52 @@ final class PlacementPipeline {
   }
 
   private void read(DatalocApp a, PlacementReader r, ApplicationSubmissionContext submission, String type,
-      DatalocConfiguration.Settings s) {
+      ToIntFunction<String> hostId, DatalocConfiguration.Settings s) {
     PlacementReader.Placement placement;
     try {
       ctx.faults().at(FaultInjector.READ, a.id);
-      placement = r.read(submission, type, a.user);
+      placement = r.read(submission, type, a.user, hostId);
       if (Thread.interrupted()) {
         throw new java.io.InterruptedIOException("interrupted");
       }
     } catch (Throwable t) {
-      Containment.rethrowIfFatal(t);
+      Containment.rethrowIfFatalBesidesOwnWork(t);
       boolean interrupted = t instanceof InterruptedException || t instanceof java.io.InterruptedIOException
           || t instanceof java.nio.channels.ClosedByInterruptException;
       readFailed(a, interrupted ? timeoutNote(s) : "placement read failed: " + t.getMessage());
       return;
     }
+    long bytes = placement == null ? 0 : placement.bytes();
+    boolean reserved = inFlight.reserve(bytes, s.bounds().maxBytesInFlight());
+    ctx.metrics().placementBytesInFlight.set(inFlight.held());
+    if (!reserved) {
+      ctx.metrics().placementFailures.incr();
+      ifStill(a, DatalocApp.Phase.READING, "read: over the byte budget", () -> ctx.apps().goOnline(a,
+          "placements waiting to be planned hold " + DatalocConfiguration.MAX_BYTES_IN_FLIGHT.fullName() + " = "
+              + s.bounds().maxBytesInFlight() + " bytes (this one " + bytes + ")"));
+      return;
+    }
     try {
-      plans.execute(() -> plan(a, placement, s));
+      plans.execute(() -> plan(a, placement, bytes, s));
     } catch (RejectedExecutionException e) {
+      inFlight.release(bytes);
+      ctx.metrics().placementBytesInFlight.set(inFlight.held());
       ctx.metrics().placementFailures.incr();
       ifStill(a, DatalocApp.Phase.READING, "read: plan queue full", () -> ctx.apps().goOnline(a,
           "plan queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName() + ")"));
     }
   }
 
-  /** Plans one job (on the plans thread); any error costs that job its plan, nothing else. */
-  private void plan(DatalocApp a, PlacementReader.Placement placement, DatalocConfiguration.Settings s) {
+  /**
+   * Plans one job (on the plans thread); any error costs that job its plan, nothing else. Its
+   * placement's bytes leave the budget when the plan is made, whatever came of it.
+   */
+  private void plan(DatalocApp a, PlacementReader.Placement placement, long bytes, DatalocConfiguration.Settings s) {
     try {
+      ctx.faults().at(FaultInjector.PLAN, a.id);
       planOrThrow(a, placement, s);
     } catch (Throwable t) {
-      Containment.rethrowIfFatal(t);
+      Containment.rethrowIfFatalBesidesOwnWork(t);
       ctx.metrics().plansFailed.incr();
       LOG.warn("Dataloc: planning {} failed; serving it from its asks", a.id, t);
       synchronized (ctx.lock()) {
@@ -211,11 +259,19 @@ final class PlacementPipeline {
           ctx.holds().exit("plan: failed");
         }
       }
+    } finally {
+      inFlight.release(bytes);
+      ctx.metrics().placementBytesInFlight.set(inFlight.held());
     }
   }
 
-  /** The hosts' snapshot a plan is made on, taken under the monitor. */
-  private record Snapshot(PlanHosts hosts, int taskCount, int liveTasks, int capacity) {}
+  /**
+   * The hosts' snapshot a plan is made on, taken under the monitor: with every engine host's rack
+   * id ({@code rackOfHost}, negative if it has none) and the default rack's, where the MapReduce AM
+   * puts hosts no node has (negative if no node is on it).
+   */
+  private record Snapshot(PlanHosts hosts, int taskCount, int liveTasks, int capacity, int[] rackOfHost,
+      int defaultRack) {}
 
   private void planOrThrow(DatalocApp a, PlacementReader.Placement placement, DatalocConfiguration.Settings s)
       throws InterruptedException {
@@ -227,7 +283,7 @@ final class PlacementPipeline {
       return;
     }
     // The problem is built from the hosts' snapshot, outside the lock (linear in the job).
-    PlanInput input = snap.hosts().input(placement.hostsPerTask());
+    PlanInput input = snap.hosts().input(placement.hosts());
     BudgetedPlanner.Result planned =
         budgeted.plan(input.problem(), s.assigner(), s.fallbackAssigner(), s.seed(), s.planBudgetMs());
     if (planned.overBudget()) {
@@ -240,10 +296,10 @@ final class PlacementPipeline {
     Assignment plan = planned.plan();
     AmReplay am = null;
     if (plan != null && placement.amOrder()) {
-      // Racks from the hosts' snapshot (node names; with yarn.scheduler.include-port-in-node-name
-      // the split's host names match no node anyway).
-      Map<String, String> racks = snap.hosts().rackByHost(NetworkTopology.DEFAULT_RACK);
-      am = new AmReplay(placement.hostsPerTask(), h -> racks.getOrDefault(h, NetworkTopology.DEFAULT_RACK));
+      // Racks from the hosts' snapshot (with yarn.scheduler.include-port-in-node-name the split's
+      // host names match no node, and all go to the default rack).
+      int[] racks = snap.rackOfHost();
+      am = new AmReplay(placement.hosts(), h -> h < racks.length ? racks[h] : -1, snap.defaultRack());
     }
     PlanApplication prepared = plan == null ? null : PlanApplication.prepare(a.jobId, a.user, input, plan);
     if (prepared != null) {
@@ -257,6 +313,16 @@ final class PlacementPipeline {
     }
   }
 
+  /** The engine's id of the rack named {@code name}, or -1 if no node is on it. {@code O(racks)}. */
+  private static int rackId(DecisionEngine engine, String name) {
+    for (int r = 0; r < engine.state().rackCount(); r++) {
+      if (engine.state().rackName(r).equals(name)) {
+        return r;
+      }
+    }
+    return -1;
+  }
+
   /** Checks the job still waits for a plan and snapshots the hosts; null if it is served from its asks. */
   private Snapshot snapshot(DatalocApp a, PlacementReader.Placement placement, IntUnaryOperator slotsForJob) {
     synchronized (ctx.lock()) {
@@ -265,12 +331,12 @@ final class PlacementPipeline {
         if (a.phase() != DatalocApp.Phase.READING || !ctx.apps().contains(a.id)) {
           return null;
         }
-        if (placement == null || placement.hostsPerTask().isEmpty()) {
+        if (placement == null || placement.hosts().tasks() == 0) {
           ctx.apps().goOnline(a, "no placement source for this application");
           return null;
         }
-        if (placement.hostsPerTask().size() > ctx.settings().planMaxTasks()) {
-          ctx.apps().goOnline(a, "job has " + placement.hostsPerTask().size() + " maps, above plan.max-tasks");
+        if (placement.hosts().tasks() > ctx.settings().planMaxTasks()) {
+          ctx.apps().goOnline(a, "job has " + placement.hosts().tasks() + " maps, above plan.max-tasks");
           return null;
         }
         DecisionEngine engine = ctx.engine();
@@ -280,7 +346,12 @@ final class PlacementPipeline {
           return null;
         }
         a.startPlanning(placement.source());
-        return new Snapshot(hosts, engine.state().taskCount(), engine.state().liveTasks(), engine.state().capacity());
+        int[] racks = new int[engine.state().hostCount()];
+        for (int h = 0; h < racks.length; h++) {
+          racks[h] = engine.state().rackOf(h);
+        }
+        return new Snapshot(hosts, engine.state().taskCount(), engine.state().liveTasks(), engine.state().capacity(),
+            racks, rackId(engine, NetworkTopology.DEFAULT_RACK));
       } finally {
         ctx.holds().exit("plan: problem");
       }
@@ -332,7 +403,7 @@ final class PlacementPipeline {
       a.guard = io.dataloc.core.am.PlanGuard.of(problem, planned.plan(), ctx.settings().nodeDelay());
       a.planner = planned.planner();
       a.planMillis = planned.millis();
-      a.tasks = placement.hostsPerTask().size();
+      a.tasks = placement.hosts().tasks();
       a.am = am;
       a.planned();
       replayEarly(a);
@@ -366,7 +437,8 @@ final class PlacementPipeline {
     if (a.am != null && !a.earlyOverflow) {
       DatalocAppAttempt attempt = ctx.currentAttempt(a.id);
       for (DatalocApp.EarlyMap e : a.early) {
-        int index = a.am.take(e.host(), e.rack());
+        int host = engine.state().hostIndex(e.host());
+        int index = a.am.take(host, host < 0 ? rackId(engine, e.rack()) : engine.state().rackOf(host));
         if (index < 0) {
           continue;
         }

@@ -6,10 +6,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.io.InputStream;
 import java.security.PrivilegedExceptionAction;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToIntFunction;
+import io.dataloc.core.model.TaskHosts;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileSystem;
@@ -54,10 +54,15 @@ final class PlacementReader {
   static final String JOB_CONF_RESOURCE = "job.xml";
 
   /**
-   * What was read, and from where; {@code map} is the container each map will take, when the job's
-   * configuration said (else null).
+   * What was read, and from where: each map task's hosts as node ids ({@code hosts}); {@code map}
+   * is the container each map will take, when the job's configuration said (else null).
    */
-  record Placement(List<List<String>> hostsPerTask, String source, boolean amOrder, Resource map) {}
+  record Placement(TaskHosts hosts, String source, boolean amOrder, Resource map) {
+    /** The heap it holds, in bytes (an estimate). */
+    long bytes() {
+      return 64 + hosts.bytes();
+    }
+  }
 
   private final Configuration conf;
   private final Set<String> sources;
@@ -91,11 +96,13 @@ final class PlacementReader {
   /**
    * Reads the placement of an application, or returns null if no configured source applies.
    *
+   * @param hostId a node's id by its name, or a negative number for a name no node has (thread-safe)
    * @throws PlacementBoundException a bound exceeded or a path refused, named in the message
    * @throws Exception any other failure (unreachable HDFS, permission denied, missing or corrupt
    *     file, interrupted at the read timeout)
    */
-  Placement read(ApplicationSubmissionContext ctx, String applicationType, String user) throws Exception {
+  Placement read(ApplicationSubmissionContext ctx, String applicationType, String user, ToIntFunction<String> hostId)
+      throws Exception {
     ContainerLaunchContext am = ctx.getAMContainerSpec();
     if (sources.contains("split-metainfo") && "MAPREDUCE".equalsIgnoreCase(applicationType) && am != null) {
       Map<String, LocalResource> resources = am.getLocalResources();
@@ -107,13 +114,14 @@ final class PlacementReader {
         if (confPath != null && !confPath.getParent().equals(path.getParent())) {
           throw new PlacementBoundException("job.xml " + confPath + " is not beside " + path + " (refused)");
         }
-        return asUser(user, am, () -> new Placement(readSplitMetaInfo(path), "split-metainfo", true, readMapSize(confPath)));
+        return asUser(user, am, () -> new Placement(readSplitMetaInfo(path, hostId), "split-metainfo", true,
+            readMapSize(confPath)));
       }
     }
     if (sources.contains("input-hint") && am != null && am.getEnvironment() != null) {
       String hint = am.getEnvironment().get(hintEnv);
       if (hint != null && !hint.isBlank()) {
-        return new Placement(asUser(user, am, () -> readInputPaths(hint)), "input-hint", false, null);
+        return new Placement(asUser(user, am, () -> readInputPaths(hint, hostId)), "input-hint", false, null);
       }
     }
     return null;
@@ -207,11 +215,11 @@ final class PlacementReader {
     return new BoundedInputStream(fs.open(path), key, limit);
   }
 
-  private List<List<String>> readSplitMetaInfo(Path path) throws IOException {
+  private TaskHosts readSplitMetaInfo(Path path, ToIntFunction<String> hostId) throws IOException {
     FileSystem fs = path.getFileSystem(conf);
     long length = fs.getFileStatus(path).getLen();
     try (InputStream in = openBounded(fs, path, DatalocConfiguration.MAX_FILE_BYTES, bounds.maxFileBytes())) {
-      return SplitMetaInfoReader.read(new java.io.BufferedInputStream(in), length, bounds);
+      return SplitMetaInfoReader.read(new java.io.BufferedInputStream(in), length, bounds, hostId);
     }
   }
 
@@ -236,11 +244,11 @@ final class PlacementReader {
     }
   }
 
-  private List<List<String>> readInputPaths(String hint) throws IOException {
+  private TaskHosts readInputPaths(String hint, ToIntFunction<String> hostId) throws IOException {
     if (hint.length() > 65_536) {
       throw new PlacementBoundException("the input hint is longer than 65536 characters (refused)");
     }
-    List<List<String>> tasks = new ArrayList<>();
+    TaskHosts.Builder tasks = new TaskHosts.Builder(1024);
     long listed = 0;
     for (String p : hint.split(",")) {
       if (p.isBlank()) {
@@ -259,7 +267,7 @@ final class PlacementReader {
         }
         LocatedFileStatus f = it.next();
         for (BlockLocation b : f.getBlockLocations()) {
-          if (tasks.size() >= bounds.maxSplits()) {
+          if (tasks.tasks() >= bounds.maxSplits()) {
             throw new PlacementBoundException(DatalocConfiguration.MAX_SPLITS, bounds.maxSplits(),
                 "the input hint's block count");
           }
@@ -268,16 +276,17 @@ final class PlacementReader {
             throw new PlacementBoundException(DatalocConfiguration.MAX_HOSTS_PER_SPLIT, bounds.maxHostsPerSplit(),
                 "a block of " + f.getPath() + " with " + hosts.length + " hosts");
           }
+          tasks.startTask();
           for (String h : hosts) {
             if (h.length() > bounds.maxHostLength()) {
               throw new PlacementBoundException(DatalocConfiguration.MAX_HOST_LENGTH, bounds.maxHostLength(),
                   "a host name of a block of " + f.getPath());
             }
+            tasks.add(hostId.applyAsInt(h));
           }
-          tasks.add(List.of(hosts));
         }
       }
     }
-    return tasks;
+    return tasks.build();
   }
 }

@@ -6,11 +6,12 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import io.dataloc.core.model.TaskHosts;
 import java.util.Arrays;
-import java.util.List;
+import java.util.function.ToIntFunction;
 import org.apache.hadoop.io.WritableUtils;
 
 /**
@@ -24,8 +25,11 @@ import org.apache.hadoop.io.WritableUtils;
  * anything is allocated by it. The split count must be at most {@code placement.max-splits} and
  * at most a third of the file's length (a split takes three bytes at least); a split's location
  * count at most {@code placement.max-hosts-per-split}; a host name's length at most
- * {@code placement.max-host-length} and must be valid UTF-8. So a file of {@code n} bytes costs
- * {@code O(n)} memory whatever it claims.
+ * {@code placement.max-host-length} and must be valid UTF-8.
+ *
+ * <p>Each host name is mapped to a node's id as it is read, and a name no node has is kept only as
+ * a bit of its task ({@link TaskHosts}): the result costs {@code O(splits + known replicas)} ints
+ * however many distinct names the file holds, and the reading itself holds one name at a time.
  */
 public final class SplitMetaInfoReader {
   private static final byte[] HEADER = "META-SPL".getBytes(StandardCharsets.UTF_8);
@@ -34,19 +38,15 @@ public final class SplitMetaInfoReader {
 
   private SplitMetaInfoReader() {}
 
-  /** With the default bounds, for a file of unknown length (tools and tests). */
-  public static List<List<String>> read(InputStream in) throws IOException {
-    return read(in, Long.MAX_VALUE, DatalocConfiguration.Bounds.defaults());
-  }
-
   /**
-   * The host list of every map task, in task order.
+   * The hosts of every map task, in task order, as ids.
    *
    * @param length the file's length in bytes as the file system reports it (the stream must also
    *     be bounded: a length can lie)
+   * @param hostId a node's id by its name, or a negative number for a name no node has
    * @throws PlacementBoundException naming the bound a count or length exceeds
    */
-  static List<List<String>> read(InputStream in, long length, DatalocConfiguration.Bounds bounds)
+  static TaskHosts read(InputStream in, long length, DatalocConfiguration.Bounds bounds, ToIntFunction<String> hostId)
       throws IOException {
     DataInput data = new DataInputStream(in);
     byte[] header = new byte[HEADER.length];
@@ -69,9 +69,10 @@ public final class SplitMetaInfoReader {
     if (splits > (length - HEADER.length) / MIN_SPLIT_BYTES) {
       throw new IOException("corrupt split meta info: " + splits + " splits in a file of " + length + " bytes");
     }
-    List<List<String>> hosts = new ArrayList<>(Math.min(splits, 4096));
-    // Host names repeat across splits: one string each (a cluster has at most thousands).
-    java.util.Map<String, String> names = new java.util.HashMap<>();
+    TaskHosts.Builder hosts = new TaskHosts.Builder(splits);
+    byte[] buffer = new byte[Math.min(bounds.maxHostLength(), 1 << 16)];
+    CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
     for (int i = 0; i < splits; i++) {
       int n = WritableUtils.readVInt(data);
       if (n < 0) {
@@ -81,20 +82,19 @@ public final class SplitMetaInfoReader {
         throw new PlacementBoundException(DatalocConfiguration.MAX_HOSTS_PER_SPLIT, bounds.maxHostsPerSplit(),
             "split " + i + "'s " + n + " locations");
       }
-      String[] locations = new String[n];
+      hosts.startTask();
       for (int k = 0; k < n; k++) {
-        String name = hostName(data, i, bounds.maxHostLength());
-        locations[k] = names.size() < 1_000_000 ? names.computeIfAbsent(name, x -> x) : name;
+        hosts.add(hostId.applyAsInt(hostName(data, i, bounds.maxHostLength(), buffer, utf8)));
       }
       WritableUtils.readVLong(data);
       WritableUtils.readVLong(data);
-      hosts.add(List.of(locations));
     }
-    return hosts;
+    return hosts.build();
   }
 
   /** A {@code Text} string, its length checked before its bytes are read. */
-  private static String hostName(DataInput data, int split, int maxLength) throws IOException {
+  private static String hostName(DataInput data, int split, int maxLength, byte[] bytes, CharsetDecoder utf8)
+      throws IOException {
     int len = WritableUtils.readVInt(data);
     if (len < 0) {
       throw new IOException("corrupt split meta info: split " + split + " has a host name of length " + len);
@@ -103,15 +103,13 @@ public final class SplitMetaInfoReader {
       throw new PlacementBoundException(DatalocConfiguration.MAX_HOST_LENGTH, maxLength,
           "a host name of split " + split + " (" + len + " bytes)");
     }
-    byte[] bytes = new byte[len];
     try {
-      data.readFully(bytes);
+      data.readFully(bytes, 0, len);
     } catch (EOFException e) {
       throw new IOException("corrupt split meta info: truncated in split " + split, e);
     }
     try {
-      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+      return utf8.decode(java.nio.ByteBuffer.wrap(bytes, 0, len)).toString();
     } catch (CharacterCodingException e) {
       throw new IOException("corrupt split meta info: a host name of split " + split + " is not UTF-8", e);
     }

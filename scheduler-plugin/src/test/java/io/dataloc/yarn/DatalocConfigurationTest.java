@@ -47,6 +47,7 @@ class DatalocConfigurationTest {
     INVALID.put("placement.staging-root", "tmp/staging");
     INVALID.put("placement.threads", "65");
     INVALID.put("placement.max-waiting", "0");
+    INVALID.put("placement.max-bytes-in-flight", "1024");
     INVALID.put("online.max-pending-per-job", "0");
     INVALID.put("maximum-am-resource-percent", "1.5");
     INVALID.put("am.placement-wait-ms", "600001");

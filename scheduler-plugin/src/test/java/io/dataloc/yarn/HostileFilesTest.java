@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * before it costs the ResourceManager memory, a file of its own or a connection.
  */
 class HostileFilesTest {
+  private final HostNames names = new HostNames();
   @TempDir Path dir;
 
   private static byte[] splitFile(int splits, int[] hostsPerSplit, String host, boolean complete) throws IOException {
@@ -55,7 +56,8 @@ class HostileFilesTest {
   }
 
   private static List<List<String>> parse(byte[] file, DatalocConfiguration.Bounds b) throws IOException {
-    return SplitMetaInfoReader.read(new ByteArrayInputStream(file), file.length, b);
+    HostNames names = new HostNames();
+    return names.of(SplitMetaInfoReader.read(new ByteArrayInputStream(file), file.length, b, names));
   }
 
   /** A 14-byte file claiming 50 million splits used to allocate ~200 MB; now it is corrupt at once. */
@@ -149,7 +151,7 @@ class HostileFilesTest {
   void anOversizedSplitFileIsNotOpened() throws Exception {
     Path split = Files.write(jobDir("alice").resolve("job.splitmetainfo"), splitFile(200, fill(200, 3), "host", true));
     PlacementBoundException e = assertThrows(PlacementBoundException.class,
-        () -> reader(bounds("placement.max-file-bytes", "1024")).read(app(split, null), "MAPREDUCE", "alice"));
+        () -> reader(bounds("placement.max-file-bytes", "1024")).read(app(split, null), "MAPREDUCE", "alice", names));
     assertEquals(DatalocConfiguration.MAX_FILE_BYTES, e.key());
   }
 
@@ -164,19 +166,19 @@ class HostileFilesTest {
   void filesOutsideTheJobsStagingDirectoryAreRefused() throws Exception {
     Path elsewhere = Files.write(dir.resolve("job.splitmetainfo"), splitFile(1, new int[] {1}, "h1", true));
     PlacementReader r = reader(DatalocConfiguration.Bounds.defaults());
-    assertThrows(PlacementBoundException.class, () -> r.read(app(elsewhere, null), "MAPREDUCE", "alice"));
+    assertThrows(PlacementBoundException.class, () -> r.read(app(elsewhere, null), "MAPREDUCE", "alice", names));
     // Another user's staging directory.
     Path bobs = Files.write(jobDir("bob").resolve("job.splitmetainfo"), splitFile(1, new int[] {1}, "h1", true));
-    assertThrows(PlacementBoundException.class, () -> r.read(app(bobs, null), "MAPREDUCE", "alice"));
+    assertThrows(PlacementBoundException.class, () -> r.read(app(bobs, null), "MAPREDUCE", "alice", names));
     // Under the configured staging root only.
     assertThrows(PlacementBoundException.class, () -> reader(bounds("placement.staging-root", "/nowhere"))
-        .read(app(bobs, null), "MAPREDUCE", "bob"));
+        .read(app(bobs, null), "MAPREDUCE", "bob", names));
     assertEquals(1, reader(bounds("placement.staging-root", dir.resolve("staging").toString()))
-        .read(app(bobs, null), "MAPREDUCE", "bob").hostsPerTask().size());
+        .read(app(bobs, null), "MAPREDUCE", "bob", names).hosts().tasks());
     // job.xml elsewhere than beside the split file (a file the RM could read, say).
     Path secret = Files.writeString(jobDir("carol").resolve("job.xml"), "<configuration/>");
     Path split = Files.write(jobDir("alice").resolve("job.splitmetainfo"), splitFile(1, new int[] {1}, "h1", true));
-    assertThrows(PlacementBoundException.class, () -> r.read(app(split, secret), "MAPREDUCE", "alice"));
+    assertThrows(PlacementBoundException.class, () -> r.read(app(split, secret), "MAPREDUCE", "alice", names));
   }
 
   /** An http: URL is not the default file system: refused without a connection. */
@@ -190,7 +192,7 @@ class HostileFilesTest {
       ApplicationSubmissionContext ctx = Records.newRecord(ApplicationSubmissionContext.class);
       ctx.setAMContainerSpec(clc);
       PlacementBoundException e = assertThrows(PlacementBoundException.class,
-          () -> reader(DatalocConfiguration.Bounds.defaults()).read(ctx, "MAPREDUCE", "alice"));
+          () -> reader(DatalocConfiguration.Bounds.defaults()).read(ctx, "MAPREDUCE", "alice", names));
       assertTrue(e.getMessage().contains("default file system"), e.getMessage());
       assertThrows(java.net.SocketTimeoutException.class, server::accept, "nothing connected");
     }
@@ -209,20 +211,20 @@ class HostileFilesTest {
     Path xinclude = Files.writeString(d.resolve("job.xml"), "<configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">"
         + "<xi:include href=\"" + included.toUri() + "\"/></configuration>");
     PlacementReader r = reader(DatalocConfiguration.Bounds.defaults());
-    PlacementReader.Placement p = r.read(app(split, xinclude), "MAPREDUCE", "alice");
+    PlacementReader.Placement p = r.read(app(split, xinclude), "MAPREDUCE", "alice", names);
     assertNotEquals(4096, p.map().getMemorySize(), "the included file was not read");
     assertEquals(1024, p.map().getMemorySize());
 
     Files.writeString(d.resolve("job.xml"), "<?xml version=\"1.0\"?><!DOCTYPE c [<!ENTITY x SYSTEM \""
         + included.toUri() + "\">]><configuration><property><name>mapreduce.map.memory.mb</name><value>&x;</value>"
         + "</property></configuration>");
-    assertNull(r.read(app(split, d.resolve("job.xml")), "MAPREDUCE", "alice").map(),
+    assertNull(r.read(app(split, d.resolve("job.xml")), "MAPREDUCE", "alice", names).map(),
         "a DTD makes job.xml unread (the map size is unknown), the placement still read");
     // Billion laughs: refused at the DTD, no expansion.
     Files.writeString(d.resolve("job.xml"), "<?xml version=\"1.0\"?><!DOCTYPE c [<!ENTITY a \"aaaaaaaaaa\">"
         + "<!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">]>"
         + "<configuration><property><name>mapreduce.map.java.opts</name><value>&c;</value></property></configuration>");
-    assertNull(r.read(app(split, d.resolve("job.xml")), "MAPREDUCE", "alice").map());
+    assertNull(r.read(app(split, d.resolve("job.xml")), "MAPREDUCE", "alice", names).map());
   }
 
   /** An input hint of the root, or a directory that contains itself, stops at the listing bound. */
@@ -233,7 +235,7 @@ class HostileFilesTest {
     ctx.setAMContainerSpec(clc);
     PlacementReader r = reader(bounds("placement.max-listing", "500"));
     clc.setEnvironment(Map.of("DATALOC_INPUT_PATHS", "file:///"));
-    PlacementBoundException e = assertThrows(PlacementBoundException.class, () -> r.read(ctx, "SPARK", null));
+    PlacementBoundException e = assertThrows(PlacementBoundException.class, () -> r.read(ctx, "SPARK", null, names));
     assertEquals(DatalocConfiguration.MAX_LISTING, e.key());
     Path loop = dir.resolve("loop");
     Files.createDirectories(loop);
@@ -241,7 +243,7 @@ class HostileFilesTest {
     Files.createSymbolicLink(loop.resolve("again"), loop);
     clc.setEnvironment(Map.of("DATALOC_INPUT_PATHS", loop.toUri().toString()));
     try {
-      List<List<String>> tasks = r.read(ctx, "SPARK", null).hostsPerTask();
+      List<List<String>> tasks = names.of(r.read(ctx, "SPARK", null, names).hosts());
       assertTrue(tasks.size() <= 500, "the loop is not followed for ever: " + tasks.size());
     } catch (PlacementBoundException bounded) {
       assertEquals(DatalocConfiguration.MAX_LISTING, bounded.key());

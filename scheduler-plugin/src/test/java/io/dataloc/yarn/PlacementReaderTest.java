@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * environment is a task, its replica hosts as the file system reports them.
  */
 class PlacementReaderTest {
+  private final HostNames names = new HostNames();
   @TempDir Path dir;
 
   /**
@@ -67,9 +68,9 @@ class PlacementReaderTest {
     Files.writeString(dir.resolve("other"), "h5 h6|h6\n");
     PlacementReader r = new PlacementReader(conf(), Set.of("input-hint"), "DATALOC_INPUT_PATHS");
     String hint = "file://" + dir.resolve("in") + " , file://" + dir.resolve("other");
-    PlacementReader.Placement p = r.read(app(Map.of("DATALOC_INPUT_PATHS", hint)), "SPARK", null);
+    PlacementReader.Placement p = r.read(app(Map.of("DATALOC_INPUT_PATHS", hint)), "SPARK", null, names);
     assertEquals("input-hint", p.source());
-    List<List<String>> tasks = p.hostsPerTask();
+    List<List<String>> tasks = names.of(p.hosts());
     assertEquals(5, tasks.size(), tasks.toString());
     assertEquals(Set.of(List.of("h1", "h2"), List.of("h3", "h4"), List.of("h2"), List.of("h5", "h6"), List.of("h6")),
         Set.copyOf(tasks));
@@ -78,11 +79,11 @@ class PlacementReaderTest {
   @Test
   void noHintMeansNoPlacementAndAMissingPathFails() throws Exception {
     PlacementReader r = new PlacementReader(conf(), Set.of("input-hint"), "DATALOC_INPUT_PATHS");
-    assertNull(r.read(app(Map.of()), "SPARK", null));
-    assertNull(r.read(app(Map.of("OTHER", "x")), "SPARK", null));
+    assertNull(r.read(app(Map.of()), "SPARK", null, names));
+    assertNull(r.read(app(Map.of("OTHER", "x")), "SPARK", null, names));
     // A missing path is an error the scheduler turns into "no plan" with a warning and a metric.
     assertThrows(java.io.FileNotFoundException.class,
-        () -> r.read(app(Map.of("DATALOC_INPUT_PATHS", "file://" + dir.resolve("missing"))), "SPARK", null));
+        () -> r.read(app(Map.of("DATALOC_INPUT_PATHS", "file://" + dir.resolve("missing"))), "SPARK", null, names));
   }
 
   /** A MapReduce AM's local resources: the split meta-info (one split per host list) and job.xml. */
@@ -127,8 +128,8 @@ class PlacementReaderTest {
     List<List<String>> splits = List.of(List.of("h1", "h2"), List.of("h3"));
     String xml = "<configuration><property><name>mapreduce.map.memory.mb</name><value>1536</value></property>"
         + "</configuration>";
-    PlacementReader.Placement p = r.read(mapReduceApp(splits, xml), "MAPREDUCE", null);
-    assertEquals(splits, p.hostsPerTask());
+    PlacementReader.Placement p = r.read(mapReduceApp(splits, xml), "MAPREDUCE", null, names);
+    assertEquals(splits, names.of(p.hosts()));
     assertEquals(org.apache.hadoop.yarn.api.records.Resource.newInstance(1536, 1), p.map());
   }
 
@@ -136,9 +137,9 @@ class PlacementReaderTest {
   void anUnreadableJobXmlLeavesTheMapSizeUnknownButThePlacementRead() throws Exception {
     PlacementReader r = new PlacementReader(new Configuration(false), Set.of("split-metainfo"), "X");
     List<List<String>> splits = List.of(List.of("h1"));
-    PlacementReader.Placement broken = r.read(mapReduceApp(splits, "<configuration><oops"), "MAPREDUCE", null);
-    assertEquals(splits, broken.hostsPerTask());
+    PlacementReader.Placement broken = r.read(mapReduceApp(splits, "<configuration><oops"), "MAPREDUCE", null, names);
+    assertEquals(splits, names.of(broken.hosts()));
     assertNull(broken.map());
-    assertNull(r.read(mapReduceApp(splits, null), "MAPREDUCE", null).map());
+    assertNull(r.read(mapReduceApp(splits, null), "MAPREDUCE", null, names).map());
   }
 }

@@ -26,6 +26,14 @@ import io.dataloc.core.jobs.JobView;
  * that has waited {@code w} is admitted before every job of size {@code s'} that has waited less
  * than {@code w·s'/s} — so it is passed only by jobs younger in proportion to their size, and since
  * every wait grows while sizes stay, no job waits for ever behind a finite stream of others.
+ *
+ * <p><b>Inputs that must not starve a job</b> ({@link #currentShare}, {@link #withKnownSizes}). A
+ * user's usage is its <em>current</em> share — the ApplicationMasters it runs now — not its
+ * lifetime work: a lifetime total never decays, so a user with {@code 10^6} map-seconds behind one
+ * with 10 would wait {@code 10^5} times as long, for ever in a busy cluster. And an application
+ * whose size is not known (no plan: Spark, Tez, a failed read, a recovered application) counts as
+ * the median known size among those waiting, not the largest: counted as the largest, it waited
+ * behind every small MapReduce job.
  */
 public final class AmAdmission {
 
@@ -56,6 +64,29 @@ public final class AmAdmission {
     }
     int c = ordering.compare(a, b, now, usage);
     return c != 0 ? c : Integer.compare(a.index(), b.index());
+  }
+
+  /**
+   * A user's usage for {@code bid}: one more than the ApplicationMasters it runs now
+   * ({@code runningAms}, by user), so a user's history does not count against it, and among users
+   * who wait the one running the fewest goes first at equal waits and sizes.
+   */
+  public static JobOrdering.UserUsage currentShare(java.util.Map<String, Integer> runningAms) {
+    return user -> 1L + runningAms.getOrDefault(user, 0);
+  }
+
+  /**
+   * The waiting jobs with every unknown size ({@code size <= 0}) replaced by the median of the known
+   * ones (the lower median; 1 if none is known), in the same order. {@code O(n log n)}.
+   */
+  public static java.util.List<Waiting> withKnownSizes(java.util.List<Waiting> waiting) {
+    long[] known = waiting.stream().mapToLong(Waiting::size).filter(x -> x > 0).sorted().toArray();
+    long median = known.length == 0 ? 1 : known[(known.length - 1) / 2];
+    java.util.List<Waiting> out = new java.util.ArrayList<>(waiting.size());
+    for (Waiting w : waiting) {
+      out.add(w.size() > 0 ? w : new Waiting(w.index(), w.user(), w.arrival(), median, w.priority()));
+    }
+    return out;
   }
 
   /** The job admitted next among {@code waiting}, or null if none waits. */

@@ -83,10 +83,10 @@ public final class MapService {
   private MapService() {}
 
   /**
-   * Serves one free slot on {@code host} ({@code hostName} in {@code rack}); the decision carried
+   * Serves one free slot on {@code host} (named {@code hostName}); the decision carried
    * out, as the AM will really run it, or null if no job could use the slot.
    */
-  public static Decision serve(DecisionEngine engine, int host, String hostName, String rack, Facts facts,
+  public static Decision serve(DecisionEngine engine, int host, String hostName, Facts facts,
       int maxTries) {
     Set<Long> excluded = new HashSet<>();
     int tries = Math.min(maxTries, engine.activeJobs() + 1);
@@ -102,7 +102,7 @@ public final class MapService {
         continue;
       }
       Replayed job = facts.replayed(d.jobId());
-      int moved = job == null || d.starving() ? -1 : declineNonLocal(engine, job, d, hostName, rack);
+      int moved = job == null || d.starving() ? -1 : declineNonLocal(engine, job, d, hostName);
       if (moved >= 0) {
         excluded.add(d.jobId());
         facts.declined(d, PlanGuard.Verdict.DECLINE_NON_LOCAL, moved);
@@ -111,7 +111,7 @@ public final class MapService {
       }
       facts.mark("map: decline non-local");
       // What the AM will run here instead, if the plan meant another task: proposed, not yet done.
-      int amLocal = job == null ? -1 : job.am().peekLocal(hostName);
+      int amLocal = job == null ? -1 : job.am().peekLocal(host);
       Rehoming proposal = amLocal < 0 ? null : engine.proposeReplacement(d, engine.task(d.jobId(), amLocal));
       if (proposal != null && !d.starving() && declinePlanShape(engine, job, d, hostName, proposal)) {
         excluded.add(d.jobId());
@@ -131,7 +131,7 @@ public final class MapService {
       facts.mark("map: container");
       if (job != null) {
         job.guard().taken(hostName);
-        d = engine.replaceStarted(d, engine.task(d.jobId(), job.am().take(hostName, rack)), proposal);
+        d = engine.replaceStarted(d, engine.task(d.jobId(), job.am().take(host, engine.state().rackOf(host))), proposal);
         facts.mark("map: AM replay");
       }
       return d;
@@ -152,11 +152,10 @@ public final class MapService {
    * {@link PlanGuard#nonLocal}; on a decline the job's tasks queued for this host go where they are
    * local. How many moved, or -1 if not declined.
    */
-  private static int declineNonLocal(DecisionEngine engine, Replayed job, Decision d, String hostName,
-      String rack) {
-    PlanGuard.Verdict v = job.guard().nonLocal(hostName, job.am().peekKind(hostName, rack),
-        () -> job.am().localElsewhere(hostName, h -> engine.state().hostIndex(h) >= 0
-            && engine.state().alive(engine.state().hostIndex(h))));
+  private static int declineNonLocal(DecisionEngine engine, Replayed job, Decision d, String hostName) {
+    int host = d.host();
+    PlanGuard.Verdict v = job.guard().nonLocal(hostName, job.am().peekKind(host, engine.state().rackOf(host)),
+        () -> job.am().localElsewhere(host, h -> h < engine.state().hostCount() && engine.state().alive(h)));
     if (!v.declines()) {
       return -1;
     }

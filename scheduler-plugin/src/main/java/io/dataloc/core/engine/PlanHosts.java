@@ -3,8 +3,8 @@ package io.dataloc.core.engine;
 import io.dataloc.core.model.Cluster;
 import io.dataloc.core.model.PlacementGraph;
 import io.dataloc.core.model.Problem;
+import io.dataloc.core.model.TaskHosts;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -64,23 +64,22 @@ public record PlanHosts(String[] names, String[] racks, int[] slots, long[] load
     return new PlanHosts(names, rackNames, slots, loads, engineHost, state.frozenHostIndex(), cost);
   }
 
-  /** Each live host's rack by name ({@code fallback} where unknown). */
-  public Map<String, String> rackByHost(String fallback) {
-    Map<String, String> out = new HashMap<>(names.length * 2);
-    for (int c = 0; c < names.length; c++) {
-      out.put(names[c], racks[c] == null ? fallback : racks[c]);
-    }
-    return out;
-  }
-
   /**
    * The planning problem for a job's tasks on these hosts: tasks with no live replica are left
    * out of the plan (and routed online when it is applied); host names no engine host has are
    * dropped. Linear in the job's replicas.
    */
   public PlanInput input(List<List<String>> replicaHosts) {
+    return input(TaskHosts.of(replicaHosts, name -> known.getOrDefault(name, -1)));
+  }
+
+  /**
+   * The planning problem for a job's tasks, their replicas given as engine host indexes (hosts no
+   * node has already dropped): as {@link #input(List)}. Linear in the job's replicas.
+   */
+  public PlanInput input(TaskHosts replicaHosts) {
     Cluster.Builder cb = Cluster.builder();
-    int[] clusterOfEngine = new int[known.size() + 1];
+    int[] clusterOfEngine = new int[Math.max(known.size(), replicaHosts.hostBound()) + 1];
     Arrays.fill(clusterOfEngine, -1);
     for (int c = 0; c < names.length; c++) {
       cb.host(names[c], racks[c], slots[c], loads[c]);
@@ -90,24 +89,21 @@ public record PlanHosts(String[] names, String[] racks, int[] slots, long[] load
     }
     Cluster cluster = cb.build();
     PlacementGraph.Builder gb = PlacementGraph.builder(cluster);
-    int[] taskOfPlan = new int[replicaHosts.size()];
-    int[][] replicas = new int[replicaHosts.size()][];
+    int tasks = replicaHosts.tasks();
+    int[] taskOfPlan = new int[tasks];
+    int[][] replicas = new int[tasks][];
     int planned = 0;
-    for (int i = 0; i < replicaHosts.size(); i++) {
-      List<String> hosts = replicaHosts.get(i);
-      int[] engineReps = new int[hosts.size()];
-      int n = 0;
-      for (String name : hosts) {
-        Integer h = known.get(name);
-        if (h != null && !contains(engineReps, n, h)) {
-          engineReps[n++] = h;
-        }
+    for (int i = 0; i < tasks; i++) {
+      int n = replicaHosts.count(i);
+      int[] engineReps = new int[n];
+      for (int k = 0; k < n; k++) {
+        engineReps[k] = replicaHosts.host(i, k);
       }
-      replicas[i] = Arrays.copyOf(engineReps, n);
+      replicas[i] = engineReps;
       int[] reps = new int[n];
       int m = 0;
       for (int k = 0; k < n; k++) {
-        int ch = engineReps[k] < clusterOfEngine.length ? clusterOfEngine[engineReps[k]] : -1;
+        int ch = clusterOfEngine[engineReps[k]];
         if (ch >= 0) {
           reps[m++] = ch;
         }
@@ -119,14 +115,5 @@ public record PlanHosts(String[] names, String[] racks, int[] slots, long[] load
     }
     Problem p = Problem.of(cluster, gb.build(), cost);
     return new PlanInput(p, Arrays.copyOf(taskOfPlan, planned), engineHost.clone(), replicas);
-  }
-
-  private static boolean contains(int[] a, int n, int v) {
-    for (int i = 0; i < n; i++) {
-      if (a[i] == v) {
-        return true;
-      }
-    }
-    return false;
   }
 }

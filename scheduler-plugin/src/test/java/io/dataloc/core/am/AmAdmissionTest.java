@@ -73,4 +73,58 @@ class AmAdmissionTest {
             .compareTo(BigInteger.valueOf(now - a.arrival()).multiply(BigInteger.valueOf(b.size())));
     return byPriority.thenComparing(then).thenComparingInt(AmAdmission.Waiting::index);
   }
+
+  /**
+   * Admissions with the AM limit binding: one AM slot frees per step and a light user's one-map job
+   * arrives at each; the job admitted runs for the next step. How many admissions until job
+   * {@code target} (waiting from the start) is admitted, or -1 within {@code steps}.
+   */
+  private static int admissionsUntil(AmAdmission.Waiting target, List<AmAdmission.Waiting> alsoWaiting,
+      java.util.function.Function<java.util.Map<String, Integer>, JobOrdering.UserUsage> usage, int steps) {
+    JobOrdering bid = JobOrderings.create("bid");
+    List<AmAdmission.Waiting> waiting = new ArrayList<>(alsoWaiting);
+    waiting.add(target);
+    java.util.Map<String, Integer> running = new java.util.HashMap<>();
+    for (int t = 0; t < steps; t++) {
+      waiting.add(new AmAdmission.Waiting(100 + t, "light", t, 1, 0));
+      AmAdmission.Waiting next = AmAdmission.next(AmAdmission.withKnownSizes(waiting), bid, t + 1, usage.apply(running));
+      if (next.index() == target.index()) {
+        return t + 1;
+      }
+      waiting.removeIf(w -> w.index() == next.index());
+      running.clear();
+      running.put(next.user(), 1);
+    }
+    return -1;
+  }
+
+  /**
+   * A user with a heavy history is admitted within a bounded number of admissions behind a stream
+   * of a light user's jobs: usage is the current share (AMs running now), not lifetime work. With
+   * lifetime work (10^6 against 10, as the engine counts it) the same job waits past every step.
+   */
+  @Test
+  void aHeavyUsersJobIsAdmittedBehindAStreamOfLightJobs() {
+    AmAdmission.Waiting heavy = new AmAdmission.Waiting(1, "heavy", 0, 20, 0);
+    int now = admissionsUntil(heavy, List.of(), AmAdmission::currentShare, 1_000);
+    assertTrue(now > 0 && now <= 20, "admitted after " + now + " admissions");
+    JobOrdering.UserUsage lifetime = u -> u.equals("heavy") ? 1_000_000 : 10;
+    assertEquals(-1, admissionsUntil(heavy, List.of(), r -> lifetime, 1_000), "lifetime usage starves it");
+  }
+
+  /**
+   * An application of unknown size (a Spark AM, no plan) beside a 10,000-map job counts as the
+   * median known size, not the largest: it is not passed by every small job.
+   */
+  @Test
+  void anApplicationOfUnknownSizeIsNotTheLargestWaiting() {
+    AmAdmission.Waiting big = new AmAdmission.Waiting(1, "mr", 0, 10_000, 0);
+    AmAdmission.Waiting spark = new AmAdmission.Waiting(2, "spark", 0, 0, 0);
+    int now = admissionsUntil(spark, List.of(big), AmAdmission::currentShare, 1_000);
+    assertTrue(now > 0 && now <= 3, "admitted after " + now + " admissions");
+    List<AmAdmission.Waiting> sized = AmAdmission.withKnownSizes(List.of(big, spark,
+        new AmAdmission.Waiting(3, "x", 0, 1, 0), new AmAdmission.Waiting(4, "x", 0, 7, 0)));
+    assertEquals(7, sized.get(1).size(), "the lower median of 1, 7, 10000");
+    assertEquals(1, AmAdmission.withKnownSizes(List.of(spark)).get(0).size(), "none known: 1");
+  }
 }

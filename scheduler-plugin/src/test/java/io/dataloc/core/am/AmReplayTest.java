@@ -2,6 +2,7 @@ package io.dataloc.core.am;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.dataloc.core.model.TaskHosts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -11,7 +12,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The replay against the MapReduce AM's rule read literally: a container on host h runs the
  * lowest-numbered pending task whose split names h, else one naming a host of h's rack, else the
- * lowest-numbered pending task. Random jobs, random containers, tasks failing back to pending.
+ * lowest-numbered pending task. Random jobs, random containers, tasks failing back to pending;
+ * split hosts that no node has, which the AM resolves to the default rack (a node's rack, or one
+ * no node is on). The oracle works on names, the replay on ids.
  */
 class AmReplayTest {
   /** The rule, by a scan of every task on every question. */
@@ -36,7 +39,7 @@ class AmReplayTest {
     }
 
     int local(String host) {
-      return first(t -> hosts.get(t).contains(host));
+      return host.equals(STRANGER) ? -1 : first(t -> hosts.get(t).contains(host)); // no container is on a stranger
     }
 
     int rack(String rack) {
@@ -62,6 +65,8 @@ class AmReplayTest {
     }
   }
 
+  private static final String STRANGER = "stranger";
+
   @Test
   void agreesWithTheRuleReadLiterally() {
     for (long seed = 1; seed <= 200; seed++) {
@@ -72,8 +77,11 @@ class AmReplayTest {
       for (int h = 0; h < hostCount; h++) {
         names.add("h" + h);
       }
-      names.add("stranger"); // a split host no node has: its own rack
-      Function<String, String> rackOf = h -> h.equals("stranger") ? "/nowhere" : "/r" + (h.hashCode() % racks + racks) % racks;
+      names.add(STRANGER); // a split host no node has: the default rack, a node's or its own
+      String strangerRack = rnd.nextBoolean() ? "/nowhere" : "/r0";
+      Function<String, String> rackOf = h -> h.equals(STRANGER) ? strangerRack : "/r" + Integer.parseInt(h.substring(1)) % racks;
+      java.util.function.ToIntFunction<String> rackId = r -> r.equals("/nowhere") ? -1 : Integer.parseInt(r.substring(2));
+      java.util.function.ToIntFunction<String> hostId = h -> h.equals(STRANGER) ? -1 : Integer.parseInt(h.substring(1));
       int tasks = rnd.nextInt(40);
       List<List<String>> hosts = new ArrayList<>();
       for (int t = 0; t < tasks; t++) {
@@ -84,21 +92,25 @@ class AmReplayTest {
         }
         hosts.add(split);
       }
-      AmReplay replay = new AmReplay(hosts, rackOf);
+      AmReplay replay = new AmReplay(TaskHosts.of(hosts, hostId), h -> rackId.applyAsInt(rackOf.apply("h" + h)),
+          rackId.applyAsInt(strangerRack));
       Oracle oracle = new Oracle(hosts, rackOf);
       assertEquals(tasks, replay.tasks());
       List<Integer> taken = new ArrayList<>();
       for (int step = 0; step < 3 * tasks + 5; step++) {
         String host = names.get(rnd.nextInt(names.size()));
         String rack = rackOf.apply(host);
+        int h = hostId.applyAsInt(host);
+        int r = rackId.applyAsInt(rack);
         String where = "seed " + seed + " step " + step + " on " + host;
-        java.util.function.Predicate<String> alive = h -> !h.equals("stranger") && h.hashCode() % 3 != 0;
-        assertEquals(oracle.local(host), replay.peekLocal(host), where + ": peekLocal");
-        assertEquals(oracle.kind(host, rack), replay.peekKind(host, rack), where + ": peekKind");
-        assertEquals(oracle.localElsewhere(host, alive), replay.localElsewhere(host, alive), where + ": localElsewhere");
+        java.util.function.Predicate<String> alive = x -> !x.equals(STRANGER) && Integer.parseInt(x.substring(1)) % 3 != 0;
+        assertEquals(oracle.local(host), replay.peekLocal(h), where + ": peekLocal");
+        assertEquals(oracle.kind(host, rack), replay.peekKind(h, r), where + ": peekKind");
+        assertEquals(oracle.localElsewhere(host, alive), replay.localElsewhere(h, x -> alive.test("h" + x)),
+            where + ": localElsewhere");
         int op = rnd.nextInt(10);
         if (op < 7) {
-          int t = replay.take(host, rack);
+          int t = replay.take(h, r);
           assertEquals(oracle.take(host, rack), t, where + ": take");
           if (t >= 0) {
             taken.add(t);
@@ -118,13 +130,14 @@ class AmReplayTest {
 
   @Test
   void outOfRangeTasksAreIgnored() {
-    AmReplay replay = new AmReplay(List.of(List.of("a"), List.of("b")), h -> "/r");
+    AmReplay replay = new AmReplay(TaskHosts.of(List.of(List.of("a"), List.of("b")), n -> n.charAt(0) - 'a'),
+        h -> 0, 0);
     replay.markTaken(-1);
     replay.markTaken(2);
     replay.markPending(7);
-    assertEquals(0, replay.take("a", "/r"));
-    assertEquals(1, replay.take("a", "/r"), "no local task left: the rack's first");
-    assertEquals(-1, replay.take("a", "/r"));
-    assertEquals(-1, replay.peekKind("a", "/r"));
+    assertEquals(0, replay.take(0, 0));
+    assertEquals(1, replay.take(0, 0), "no local task left: the rack's first");
+    assertEquals(-1, replay.take(0, 0));
+    assertEquals(-1, replay.peekKind(0, 0));
   }
 }

@@ -69,7 +69,7 @@ class MapServiceTest {
   void aJobNotAskingSitsOutTheSlotAndItsTaskStaysQueued() {
     DecisionEngine e = engine();
     Script f = new Script(MapService.Refusal.NOT_ASKING);
-    assertNull(MapService.serve(e, 0, "a", "/r", f, 10), "its one job sits out: nothing runs");
+    assertNull(MapService.serve(e, 0, "a", f, 10), "its one job sits out: nothing runs");
     assertEquals(List.of("NOT_ASKING"), f.seen);
     assertEquals(TaskState.QUEUED, e.state().state(f.tasks.get(0)), "never taken: still queued");
     assertEquals(3, e.job(1).pending());
@@ -80,7 +80,7 @@ class MapServiceTest {
     DecisionEngine e = engine();
     e.submitJob(2, "v", List.of(List.of("a")));
     Script f = new Script(MapService.Refusal.TOO_LARGE);
-    Decision d = MapService.serve(e, 0, "a", "/r", f, 10);
+    Decision d = MapService.serve(e, 0, "a", f, 10);
     assertNotNull(d);
     assertEquals(List.of("TOO_LARGE", "allocate"), f.seen);
     assertEquals(1, e.state().job(f.tasks.get(0)).id(), "job 1's map did not fit");
@@ -112,7 +112,7 @@ class MapServiceTest {
         return null;
       }
     };
-    Decision d = MapService.serve(e, 0, "a", "/r", f, 10);
+    Decision d = MapService.serve(e, 0, "a", f, 10);
     assertEquals(1, refused.size(), "job 1 was proposed once: " + refused);
     assertTrue(refused.get(0).startsWith("starvation guard"), refused.get(0));
     assertNotNull(d, "the slot is not lost to the starving job");
@@ -123,7 +123,7 @@ class MapServiceTest {
   void aBlacklistedNodeRoutesTheTaskElsewhereAndItsJobSitsOutTheSlot() {
     DecisionEngine e = engine();
     Script f = new Script(MapService.Refusal.BLACKLISTED);
-    assertNull(MapService.serve(e, 0, "a", "/r", f, 10), "its one job sits out: nothing runs");
+    assertNull(MapService.serve(e, 0, "a", f, 10), "its one job sits out: nothing runs");
     assertEquals(List.of("BLACKLISTED"), f.seen);
     int refused = f.tasks.get(0);
     assertTrue(e.state().queued(refused) && e.policy().queueHostOf(refused) != 0,
@@ -153,7 +153,7 @@ class MapServiceTest {
         return null;
       }
     };
-    Decision d = MapService.serve(e, 0, "a", "/r", f, 256);
+    Decision d = MapService.serve(e, 0, "a", f, 256);
     assertEquals(1, refused.size(), "job 1 refused once: " + refused);
     assertNotNull(d, "the slot is not lost");
     assertEquals(2, d.jobId(), "job 2's task runs");
@@ -164,11 +164,11 @@ class MapServiceTest {
     DecisionEngine e = engine();
     Script f = new Script();
     f.allow = false;
-    assertNull(MapService.serve(e, 0, "a", "/r", f, 10));
+    assertNull(MapService.serve(e, 0, "a", f, 10));
     assertEquals(List.of("ASKS_FORBID"), f.seen);
     Script full = new Script();
     full.room = false;
-    assertNull(MapService.serve(e, 0, "a", "/r", full, 10), "no container: the slot is given up");
+    assertNull(MapService.serve(e, 0, "a", full, 10), "no container: the slot is given up");
     assertEquals(0, e.state().running(0), "the proposal was never committed");
   }
 
@@ -181,7 +181,7 @@ class MapServiceTest {
     // AM's splits name b.
     e.submitJob(1, "u", List.of(List.of("c"), List.of("c")));
     List<List<String>> splits = List.of(List.of("b"), List.of("b"));
-    AmReplay am = new AmReplay(splits, h -> "/r");
+    AmReplay am = new AmReplay(io.dataloc.core.model.TaskHosts.of(splits, e.state()::hostIndex), e.state()::rackOf, -1);
     Cluster c = new Cluster();
     PlanGuard guard = PlanGuard.of(c.problem(), c.plan(), 1);
     List<String> declined = new ArrayList<>();
@@ -212,14 +212,14 @@ class MapServiceTest {
       }
     };
     // Host a frees: the engine hands it a task from the common queue; the AM would run it off its data.
-    assertNull(MapService.serve(e, 0, "a", "/r", f, 10), "declined, and the one job sits out");
+    assertNull(MapService.serve(e, 0, "a", f, 10), "declined, and the one job sits out");
     assertEquals(List.of("DECLINE_NON_LOCAL"), declined);
     assertEquals(0, e.state().running(0));
-    Decision again = MapService.serve(e, 0, "a", "/r", f, 10);
+    Decision again = MapService.serve(e, 0, "a", f, 10);
     assertNotNull(again, "delay.node 1: the second offer in a row is taken");
     assertEquals(1, e.state().running(0));
     assertEquals(1, declined.size());
-    Decision onB = MapService.serve(e, 1, "b", "/r", f, 10);
+    Decision onB = MapService.serve(e, 1, "b", f, 10);
     assertNotNull(onB, "b runs the other, on its data: no decline");
     assertEquals(1, declined.size());
   }

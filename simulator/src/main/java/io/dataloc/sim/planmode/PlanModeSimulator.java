@@ -13,6 +13,7 @@ import io.dataloc.core.engine.PlanApplication;
 import io.dataloc.core.engine.PlanHosts;
 import io.dataloc.core.engine.PlanInput;
 import io.dataloc.core.model.Assignment;
+import io.dataloc.core.model.TaskHosts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -98,7 +99,7 @@ public final class PlanModeSimulator {
       // all at once
     }
     planTasks = m;
-    replay = new AmReplay(splits, topology::get);
+    replay = new AmReplay(TaskHosts.of(splits, engine.state()::hostIndex), engine.state()::rackOf, -1);
     guard = PlanGuard.of(input.problem(), plan, EngineConfig.resourceManager(assigner).nodeDelay());
   }
 
@@ -237,7 +238,7 @@ public final class PlanModeSimulator {
     engine.setSlots(e, Math.min(slots, room[h] + engine.state().running(e))); // as the adapter's NodeEvents.mapSlots
     Facts facts = new Facts(h);
     while (room[h] > 0) {
-      Decision d = MapService.serve(engine, e, hosts.get(h), rackOf.get(hosts.get(h)), facts, 256);
+      Decision d = MapService.serve(engine, e, hosts.get(h), facts, 256);
       if (d == null) {
         return;
       }
