@@ -192,7 +192,7 @@ class HostileApplicationsTest {
 
   /**
    * With yarn.acl.enable, the queue's ACLs hold: a user outside acl.submit-applications is
-   * rejected with a message naming the key; a user outside acl.administer-queue cannot kill
+   * refused at submission with a message naming the key; a user outside acl.administer-queue cannot kill
    * another's application.
    */
   @Test
@@ -203,11 +203,14 @@ class HostileApplicationsTest {
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, settings, Scenarios.twoRacks(4), 8192, dir.resolve("acl"))) {
       RMApp mine = c.submit("alice", Scenarios.spread(4, 4, 2, 1));
       assertEquals(RMAppState.ACCEPTED, mine.getState());
-      // eve may not submit: the RM rejects her application, saying why.
-      RMApp eves = c.submitOnly("eve", Scenarios.spread(4, 4, 2, 2), url -> url);
-      c.rm.waitForState(eves.getApplicationId(), RMAppState.FAILED);
-      assertTrue(eves.getDiagnostics().toString().contains("yarn.scheduler.dataloc.acl.submit-applications"),
-          eves.getDiagnostics().toString());
+      // eve may not submit: her submission is refused, saying why (as the CapacityScheduler refuses).
+      Exception refused = assertThrows(Exception.class, () -> c.submitOnly("eve", Scenarios.spread(4, 4, 2, 2),
+          url -> url));
+      StringBuilder chain = new StringBuilder();
+      for (Throwable t = refused; t != null; t = t.getCause()) {
+        chain.append(t).append('\n');
+      }
+      assertTrue(chain.toString().contains("yarn.scheduler.dataloc.acl.submit-applications"), chain.toString());
       assertEquals(1, scheduler(c).datalocMetrics().appsRefused());
       // bob may submit but not kill alice's application.
       UserGroupInformation bob = UserGroupInformation.createUserForTesting("bob", new String[] {"users"});
@@ -219,6 +222,74 @@ class HostileApplicationsTest {
       }
       assertTrue(why.toString().contains("User bob cannot perform operation MODIFY_APP"), why.toString());
       assertEquals(RMAppState.ACCEPTED, mine.getState());
+    }
+  }
+
+  /** Group mapping that blocks for the user {@code slow} until released, as a slow LDAP would. */
+  public static final class SlowGroups implements org.apache.hadoop.security.GroupMappingServiceProvider {
+    static final java.util.concurrent.CountDownLatch RELEASE = new java.util.concurrent.CountDownLatch(1);
+    static final java.util.concurrent.CountDownLatch ASKED = new java.util.concurrent.CountDownLatch(1);
+
+    @Override
+    public List<String> getGroups(String user) throws java.io.IOException {
+      if (user.equals("slow")) {
+        ASKED.countDown();
+        try {
+          RELEASE.await(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return List.of("users");
+    }
+
+    @Override
+    public void cacheGroupsRefresh() {}
+
+    @Override
+    public void cacheGroupsAdd(List<String> groups) {}
+  }
+
+  /**
+   * Resolving a submitter's groups for the submit ACL (LDAP, a shell) happens on the client's RPC
+   * thread, never under the scheduler's monitor: while one user's lookup hangs, nodes heartbeat and
+   * another job gets its containers. Before, the check ran in APP_ADDED under the monitor, on the
+   * scheduler's event thread, and a slow lookup stopped all scheduling.
+   */
+  @Test
+  void aSlowGroupLookupDoesNotStopScheduling() throws Exception {
+    org.apache.hadoop.conf.Configuration groups = new org.apache.hadoop.conf.Configuration(false);
+    groups.setClass(org.apache.hadoop.fs.CommonConfigurationKeys.HADOOP_SECURITY_GROUP_MAPPING, SlowGroups.class,
+        org.apache.hadoop.security.GroupMappingServiceProvider.class);
+    org.apache.hadoop.security.Groups.getUserToGroupsMappingServiceWithLoadedConfiguration(groups);
+    UserGroupInformation.reset(); // drops the testing groups of earlier tests; UGIs resolve through the slow mapping
+    UserGroupInformation.setConfiguration(groups);
+    Map<String, String> settings = Map.of("yarn.acl.enable", "true", "yarn.admin.acl", "root",
+        "yarn.scheduler.dataloc.acl.submit-applications", "alice,bob users");
+    java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try (MiniMr c = MiniMr.start(LocalityScheduler.class, settings, Scenarios.twoRacks(4), 8192, dir.resolve("ldap"))) {
+      try {
+        List<List<String>> splits = Scenarios.spread(8, 4, 2, 3);
+        RMApp alice = c.submit("alice", splits);
+        MrJob job = c.launch(alice, "h1", splits);
+        var slow = threads.submit(() -> c.submitOnly("slow", Scenarios.spread(4, 4, 2, 2), url -> url, sub -> {},
+            UserGroupInformation.createRemoteUser("slow")));
+        assertTrue(SlowGroups.ASKED.await(30, java.util.concurrent.TimeUnit.SECONDS), "the lookup began");
+        // While it hangs, nodes heartbeat and alice's maps are served (a hang here fails in 60 s).
+        int round = threads.submit(() -> Rounds.run(c, job, 100)).get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(round > 0, "alice's job ran while slow's groups were looked up: " + job.describe());
+        SlowGroups.RELEASE.countDown();
+        RMApp slowApp = slow.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        c.rm.waitForState(slowApp.getApplicationId(), RMAppState.ACCEPTED);
+      } finally {
+        SlowGroups.RELEASE.countDown();
+      }
+    } finally {
+      threads.shutdownNow();
+      org.apache.hadoop.conf.Configuration defaults = new org.apache.hadoop.conf.Configuration();
+      UserGroupInformation.reset();
+      org.apache.hadoop.security.Groups.getUserToGroupsMappingServiceWithLoadedConfiguration(defaults);
+      UserGroupInformation.setConfiguration(defaults);
     }
   }
 

@@ -197,6 +197,13 @@ final class MiniMr implements AutoCloseable {
 
   RMApp submitOnly(String user, List<List<String>> splits, java.util.function.UnaryOperator<URL> splitUrl,
       java.util.function.Consumer<ApplicationSubmissionContext> edit) throws Exception {
+    return submitOnly(user, splits, splitUrl, edit,
+        UserGroupInformation.createUserForTesting(user, new String[] {"users"}));
+  }
+
+  /** Submits as {@code caller} (whose groups the cluster's group mapping resolves, unless it is a testing user). */
+  RMApp submitOnly(String user, List<List<String>> splits, java.util.function.UnaryOperator<URL> splitUrl,
+      java.util.function.Consumer<ApplicationSubmissionContext> edit, UserGroupInformation caller) throws Exception {
     ApplicationId id = rm.getClientRMService().getNewApplication(Records.newRecord(GetNewApplicationRequest.class))
         .getApplicationId();
     ApplicationSubmissionContext sub = Records.newRecord(ApplicationSubmissionContext.class);
@@ -220,8 +227,7 @@ final class MiniMr implements AutoCloseable {
     edit.accept(sub);
     SubmitApplicationRequest req = Records.newRecord(SubmitApplicationRequest.class);
     req.setApplicationSubmissionContext(sub);
-    UserGroupInformation ugi = UserGroupInformation.createUserForTesting(user, new String[] {"users"});
-    ugi.doAs((PrivilegedExceptionAction<Object>) () -> rm.getClientRMService().submitApplication(req));
+    caller.doAs((PrivilegedExceptionAction<Object>) () -> rm.getClientRMService().submitApplication(req));
     return rm.getRMContext().getRMApps().get(id);
   }
 

@@ -7,6 +7,7 @@ import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.QueueACL;
+import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
@@ -65,6 +66,23 @@ final class AppLifecycle {
     ctx.rmContext().getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.APP_REJECTED, msg));
   }
 
+  /**
+   * The queue's submit ACL, with {@code yarn.acl.enable}: the RM checks it only for the Capacity and
+   * Fair schedulers, so Dataloc does, on the client's RPC thread at submission (from
+   * {@code checkAndGetApplicationPriority}), never under the scheduler's monitor: resolving the
+   * user's groups may ask LDAP or run a shell, and a slow answer must not stop scheduling. A user
+   * outside the ACL is refused there, as the CapacityScheduler refuses, with the key's name.
+   */
+  void checkSubmitAccess(UserGroupInformation user, ApplicationId id) throws YarnException {
+    if (user != null && YarnConfiguration.isAclEnabled(rmConf) && !queue.hasAccess(QueueACL.SUBMIT_APPLICATIONS, user)) {
+      ctx.metrics().appsRefused.incr();
+      String msg = "User " + user.getShortUserName() + " cannot submit applications to queue " + DatalocQueue.NAME
+          + " (" + DatalocConfiguration.ACL_SUBMIT.fullName() + ")";
+      LOG.warn("Dataloc: refusing {}: {}", id, msg);
+      throw new YarnException(new org.apache.hadoop.security.AccessControlException(msg));
+    }
+  }
+
   void added(ApplicationId id, String user, String queueName, Priority priority, boolean recovering,
       boolean unmanaged) {
     // As the CapacityScheduler: an application for a queue that does not exist is rejected, with
@@ -72,13 +90,6 @@ final class AppLifecycle {
     if (!recovering && queueName != null && !DatalocQueue.isOurs(queueName)) {
       reject(id, "Application " + id + " submitted by user " + user + " to unknown queue: " + queueName
           + " (Dataloc has one queue, " + DatalocQueue.NAME + ")");
-      return;
-    }
-    // The RM checks queue submit ACLs only for the Capacity and Fair schedulers: we do it here.
-    if (!recovering && YarnConfiguration.isAclEnabled(rmConf)
-        && !queue.hasAccess(QueueACL.SUBMIT_APPLICATIONS, UserGroupInformation.createRemoteUser(user))) {
-      reject(id, "User " + user + " cannot submit applications to queue " + DatalocQueue.NAME + " ("
-          + DatalocConfiguration.ACL_SUBMIT.fullName() + ")");
       return;
     }
     if (recovering && queueName != null && !DatalocQueue.isOurs(queueName)) {

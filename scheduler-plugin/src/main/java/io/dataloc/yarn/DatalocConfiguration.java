@@ -200,10 +200,21 @@ public final class DatalocConfiguration {
       throw new java.io.IOException("refused: " + e.getMessage(), e);
     }
     if (next.dominantResources() != current.dominantResources()) {
-      throw new java.io.IOException("refused: " + RESOURCE_CALCULATOR.fullName()
-          + " is read at start only (restart the ResourceManager to change it)");
+      throw startOnly(RESOURCE_CALCULATOR);
+    }
+    // The placement threads and their queue are made at start.
+    if (next.bounds().placementThreads() != current.bounds().placementThreads()) {
+      throw startOnly(PLACEMENT_THREADS);
+    }
+    if (next.bounds().maxWaiting() != current.bounds().maxWaiting()) {
+      throw startOnly(PLACEMENT_MAX_WAITING);
     }
     return next;
+  }
+
+  private static java.io.IOException startOnly(Key k) {
+    return new java.io.IOException("refused: " + k.fullName()
+        + " is read at start only (restart the ResourceManager to change it)");
   }
 
   /**

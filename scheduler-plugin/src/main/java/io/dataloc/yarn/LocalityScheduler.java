@@ -143,7 +143,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       }
       state.settings(next);
       parts.queue.setAcls(next.aclSubmit(), next.aclAdminister());
-      parts.priorities.configure(configuration, next);
+      parts.priorities.configure(configuration, next, parts.aclEnabled);
       parts.placement.reconfigure(next);
       super.reinitialize(configuration, context);
       LOG.info("Dataloc reconfigured: assigner {}, online policy {}, job ordering {}", next.assigner(), next.policy(),
@@ -333,6 +333,8 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   @Override
   public Priority checkAndGetApplicationPriority(Priority requested, UserGroupInformation user, String queuePath,
       ApplicationId applicationId) throws YarnException {
+    // On the client's RPC thread at submission (not at recovery): group lookups happen here.
+    parts.lifecycle.checkSubmitAccess(user, applicationId);
     return parts.priorities.check(requested, user, applicationId);
   }
 

@@ -44,9 +44,16 @@ final class Priorities {
     this.clusterMax = clusterMax;
   }
 
-  /** The priority ACLs of {@code acl.application-max-priority}, for Dataloc's one queue (at start and refresh). */
-  void configure(Configuration conf, DatalocConfiguration.Settings s) {
-    var m = new AppPriorityACLsManager(conf);
+  /**
+   * The priority ACLs of {@code acl.application-max-priority}, for Dataloc's one queue (at start and
+   * refresh); whether ACLs are enforced at all is {@code yarn.acl.enable} of the ResourceManager's
+   * configuration at start ({@code aclEnabled}), as for the submit ACL: a refresh's yarn-site.xml
+   * does not switch one without the other.
+   */
+  void configure(Configuration conf, DatalocConfiguration.Settings s, boolean aclEnabled) {
+    Configuration c = new Configuration(conf);
+    c.setBoolean(YarnConfiguration.YARN_ACL_ENABLE, aclEnabled);
+    var m = new AppPriorityACLsManager(c);
     int max = conf.getInt(YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY,
         YarnConfiguration.DEFAULT_CLUSTER_LEVEL_APPLICATION_PRIORITY);
     m.addPrioirityACLs(PriorityAcl.groups(s.aclMaxPriority(), max), DatalocQueue.NAME);

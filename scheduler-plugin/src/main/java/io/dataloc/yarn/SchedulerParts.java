@@ -7,6 +7,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ClusterNodeTracker;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
@@ -39,6 +40,8 @@ final class SchedulerParts {
   final AmHeartbeat amHeartbeat;
   final SchedulerReports reports;
   private final Yarn yarn;
+  /** {@code yarn.acl.enable} of the ResourceManager's configuration at start: the one switch for every ACL here. */
+  final boolean aclEnabled;
 
   SchedulerParts(Object lock, DatalocConfiguration.Settings settings, Configuration conf, Yarn yarn,
       org.apache.hadoop.yarn.server.resourcemanager.RMContext rmContext) {
@@ -58,12 +61,13 @@ final class SchedulerParts {
     nodes = new NodeEvents(state, room, yarn.nodes(), yarn.completer(), conf.getBoolean(
         org.apache.hadoop.yarn.conf.YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME,
         org.apache.hadoop.yarn.conf.YarnConfiguration.DEFAULT_RM_SCHEDULER_USE_PORT_FOR_NODE_NAME));
+    aclEnabled = YarnConfiguration.isAclEnabled(rmConf);
     lifecycle = new AppLifecycle(state, yarn.applications(), queue, users, yarn.metrics(), rmConf, placement,
         otherWork, asks, yarn.completer());
     heartbeat = new Heartbeat(state, containment, room, nodes, asks, otherWork,
         new EngineMaps(state, room, containers, asks), yarn.minimumAllocation(), yarn.metrics());
     priorities = new Priorities(state, otherWork, yarn::applications, yarn.clusterMaxPriority());
-    priorities.configure(conf, settings);
+    priorities.configure(conf, settings, aclEnabled);
     reports = new SchedulerReports(state, room);
     amHeartbeat = new AmHeartbeat(state.apps(), asks, room);
   }

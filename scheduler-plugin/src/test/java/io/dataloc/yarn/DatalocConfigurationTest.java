@@ -94,4 +94,24 @@ class DatalocConfigurationTest {
           "says what is allowed: " + m);
     }
   }
+
+  /**
+   * A refresh that changes a key read at start only is refused, naming the key, as for
+   * {@code resource-calculator}; before, {@code placement.threads} and {@code placement.max-waiting}
+   * were validated, accepted and silently not applied. Other keys refresh.
+   */
+  @Test
+  void aRefreshThatChangesAStartOnlyKeyIsRefused() throws Exception {
+    DatalocConfiguration.Settings current = DatalocConfiguration.load(new Configuration(false));
+    for (String key : new String[] {"placement.threads", "placement.max-waiting", "resource-calculator"}) {
+      Configuration c = new Configuration(false);
+      c.set(DatalocConfiguration.PREFIX + key, key.equals("resource-calculator") ? "dominant" : "7");
+      java.io.IOException e = assertThrows(java.io.IOException.class, () -> DatalocConfiguration.onRefresh(c, current));
+      assertTrue(e.getMessage().contains(DatalocConfiguration.PREFIX + key) && e.getMessage().contains("start only"),
+          e.getMessage());
+    }
+    Configuration c = new Configuration(false);
+    c.set(DatalocConfiguration.PREFIX + "plan.time-budget-ms", "500");
+    assertEquals(500, DatalocConfiguration.onRefresh(c, current).planBudgetMs());
+  }
 }
