@@ -97,7 +97,9 @@ final class Containment {
       } else if (!a.killed) {
         a.killed = true;
         ctx.metrics().appsKilled.incr();
-        String msg = "Killed by the Dataloc scheduler after a second error while " + what + ": " + t;
+        // What the user sees says what happened, not the exception (its text is in the RM's log).
+        String msg = "Killed by the Dataloc scheduler after a second error while " + what
+            + " (details in the ResourceManager log)";
         LOG.error("Dataloc: {}: {}", id, msg, t);
         ctx.rmContext().getDispatcher().getEventHandler().handle(new RMAppEvent(id, RMAppEventType.KILL, msg));
       } else {

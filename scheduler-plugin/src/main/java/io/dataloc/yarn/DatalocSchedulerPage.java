@@ -2,7 +2,14 @@ package io.dataloc.yarn;
 
 import com.google.inject.Inject;
 import io.dataloc.core.model.Units;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.BiPredicate;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.yarn.api.records.ApplicationAccessType;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.RmView;
 import org.apache.hadoop.yarn.webapp.SubView;
@@ -13,7 +20,8 @@ import org.apache.hadoop.yarn.webapp.view.HtmlBlock;
  * The RM's {@code /cluster/scheduler} page for Dataloc, selected with
  * {@code yarn.http.rmwebapp.scheduler.page.class} (the stock page fails with a custom scheduler):
  * the settings, the containers handed out by locality level, and every job with its placement
- * source, plan, plan quality against the lower bound, and locality so far.
+ * source, plan, plan quality against the lower bound, and locality so far — with
+ * {@code yarn.webapp.filter-entity-list-by-user}, only the jobs the caller may view.
  */
 public class DatalocSchedulerPage extends RmView {
   @Override
@@ -50,7 +58,12 @@ public class DatalocSchedulerPage extends RmView {
           .th("Application").th("User").th("Phase").th("Placement").th("Planner").th("Maps").th("Plan makespan")
           .th("Lower bound").th("Plan ms").th("Node-local").th("Rack-local").th("Off-switch").th("Pending")
           .th("Running").th("Note").__().__().tbody();
-      for (JobReport j : s.reports().jobs()) {
+      boolean filter = rm.getConfig().getBoolean(YarnConfiguration.FILTER_ENTITY_LIST_BY_USER,
+          YarnConfiguration.DEFAULT_DISPLAY_APPS_FOR_LOGGED_IN_USER);
+      String remote = request().getRemoteUser();
+      UserGroupInformation caller = remote == null ? null : UserGroupInformation.createRemoteUser(remote);
+      for (JobReport j : visibleTo(s.reports().jobs(), filter, caller, (u, job) -> rm.getApplicationACLsManager()
+          .checkAccess(u, ApplicationAccessType.VIEW_APP, job.user(), ApplicationId.fromString(job.application())))) {
         body.tr().td(j.application()).td(j.user()).td(j.phase()).td(j.source()).td(j.planner())
             .td(String.valueOf(j.tasks())).td(j.plan() == null ? "-" : Units.format(j.plan().makespan()))
             .td(j.plan() == null ? "-" : Units.format(j.plan().lowerBound()))
@@ -60,6 +73,26 @@ public class DatalocSchedulerPage extends RmView {
       }
       body.__().__();
     }
+  }
+
+  /**
+   * The jobs a caller may see on the page: all of them, unless
+   * {@code yarn.webapp.filter-entity-list-by-user} is set, as on the RM's own pages; then only
+   * those whose application the caller may view ({@code mayView}: the application ACLs), and none
+   * to a caller the page does not know.
+   */
+  static List<JobReport> visibleTo(List<JobReport> jobs, boolean filter, UserGroupInformation caller,
+      BiPredicate<UserGroupInformation, JobReport> mayView) {
+    if (!filter) {
+      return jobs;
+    }
+    List<JobReport> out = new ArrayList<>();
+    for (JobReport j : jobs) {
+      if (caller != null && mayView.test(caller, j)) {
+        out.add(j);
+      }
+    }
+    return out;
   }
 
   private static final java.util.regex.Pattern KEY = java.util.regex.Pattern.compile("yarn\\.scheduler\\.dataloc\\.[\\w.-]+");

@@ -176,12 +176,14 @@ final class PlacementReader {
 
   /**
    * Runs as the submitting user (the staging directory is 0700), carrying the delegation tokens
-   * the client gave the AM, as the RM itself does for log aggregation. (Verified with simple
-   * authentication; on Kerberos clusters this relies on those tokens.)
+   * the client gave the AM, as the RM itself does for log aggregation — also when the user has
+   * the ResourceManager's own short name (often {@code yarn}): the read never uses the RM's
+   * Kerberos ticket, only what the job's tokens allow. (Verified with simple authentication; on
+   * Kerberos clusters this relies on those tokens.) With no user (tools and tests) it runs as the
+   * caller.
    */
   private <T> T asUser(String user, ContainerLaunchContext am, PrivilegedExceptionAction<T> action) throws Exception {
-    UserGroupInformation current = UserGroupInformation.getCurrentUser();
-    if (user == null || user.equals(current.getShortUserName())) {
+    if (user == null) {
       return action.run();
     }
     UserGroupInformation ugi = UserGroupInformation.createRemoteUser(user);

@@ -38,9 +38,14 @@
  *       ({@code nodeUpdate}), applications and attempts added and removed, containers expired,
  *       nodes added, removed and resized; each that changes scheduling state takes the scheduler's
  *       monitor.
- *   <li><b>ApplicationMasterService handler threads</b> call {@code allocate}: it takes only the
- *       attempt's monitor (then the attempt's write lock, inside YARN's code) and marks the
- *       application in a concurrent set that the next heartbeat reconciles under the monitor.
+ *   <li><b>ApplicationMasterService handler threads</b> call {@code allocate}: containers the AM
+ *       gives back are released first, under the scheduler's monitor (as YARN completes any
+ *       container), with no attempt lock held; then it takes only the attempt's monitor (then the
+ *       attempt's write lock, inside YARN's code) and marks the application in a concurrent set
+ *       that the next heartbeat reconciles under the monitor.
+ *   <li><b>ClientRMService handler threads</b> at submission call
+ *       {@code checkAndGetApplicationPriority}: the submit and priority ACLs, resolving the user's
+ *       groups (LDAP, a shell), with no lock of ours.
  *   <li><b>ClientRMService handler threads</b>: {@code updateApplicationPriority} takes
  *       {@code priorityChanges} around its state-store write, then the monitor to apply it;
  *       {@code getQueueInfo}, {@code checkAccess} and {@code getQueueUserAclInfo} take no lock of
@@ -60,8 +65,10 @@
  * <h2>Lock order</h2>
  *
  * {@code priorityChanges} → the scheduler's monitor → an attempt's monitor → that attempt's
- * write lock. No code takes them in another order: {@code allocate} never takes the monitor, and
- * work under the monitor never waits on I/O, a planner or another thread. Every hold of the
- * monitor is measured ({@code LockHolds}); the RM benchmark reports the longest.
+ * write lock. No code takes them in another order: {@code allocate} takes the monitor only to
+ * release containers, before any attempt lock. Work under the monitor reads no file, makes no
+ * RPC, resolves no group and waits for no planner or other thread; it writes log lines through
+ * the RM's appenders. Every hold of the monitor is measured ({@code LockHolds}); the RM benchmark
+ * reports the longest.
  */
 package io.dataloc.yarn;

@@ -1,6 +1,7 @@
 package io.dataloc.yarn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -20,6 +21,7 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.WritableUtils;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
 import org.apache.hadoop.yarn.api.records.ContainerLaunchContext;
 import org.apache.hadoop.yarn.api.records.LocalResource;
@@ -108,6 +110,42 @@ class HostileFilesTest {
     byte[] bad = splitFile(1, new int[] {1}, "hx", true);
     bad[bad.length - 4] = (byte) 0xff; // inside the host name
     assertThrows(IOException.class, () -> parse(bad, DatalocConfiguration.Bounds.defaults()));
+  }
+
+  /** The local file system, recording who opens files. */
+  public static final class RecordingFileSystem extends org.apache.hadoop.fs.LocalFileSystem {
+    static final List<UserGroupInformation> OPENERS = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+
+    @Override
+    public org.apache.hadoop.fs.FSDataInputStream open(org.apache.hadoop.fs.Path f, int bufferSize) throws IOException {
+      OPENERS.add(UserGroupInformation.getCurrentUser());
+      return super.open(f, bufferSize);
+    }
+  }
+
+  /**
+   * A job submitted under the ResourceManager's own short name is read as that user built from the
+   * AM's tokens, not with the RM's own credentials. Before, the read skipped {@code doAs} for it
+   * and ran as the RM's login user (on a secure cluster, with the RM's Kerberos ticket).
+   */
+  @Test
+  void aJobOfTheRmsOwnUserNameIsReadAsThatUserNotAsTheRm() throws Exception {
+    String me = UserGroupInformation.getCurrentUser().getShortUserName();
+    Path d = jobDir(me);
+    Path split = d.resolve("job.splitmetainfo");
+    Files.write(split, splitFile(2, new int[] {1, 1}, "h1", true));
+    Configuration conf = new Configuration(false);
+    conf.setClass("fs.file.impl", RecordingFileSystem.class, org.apache.hadoop.fs.FileSystem.class);
+    conf.setBoolean("fs.file.impl.disable.cache", true);
+    PlacementReader r = new PlacementReader(conf, Set.of("split-metainfo"), "DATALOC_INPUT_PATHS",
+        DatalocConfiguration.Bounds.defaults(), 5_000);
+    RecordingFileSystem.OPENERS.clear();
+    assertEquals(2, r.read(app(split, null), "MAPREDUCE", me, names).hosts().tasks());
+    assertFalse(RecordingFileSystem.OPENERS.isEmpty(), "the split file was opened");
+    for (UserGroupInformation u : RecordingFileSystem.OPENERS) {
+      assertEquals(me, u.getShortUserName());
+      assertNotEquals(UserGroupInformation.getLoginUser(), u, "opened as the RM's login user");
+    }
   }
 
   // ---- through the reader: paths, sizes, XML
