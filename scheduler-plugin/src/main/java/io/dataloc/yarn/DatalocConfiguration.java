@@ -60,7 +60,8 @@ public final class DatalocConfiguration {
   public static final Key LEARN_SAMPLES = new Key("rate.learn-samples", "0", "0 (off) or a whole number >= 1",
       "learn rates from run times: this many finished local maps set the time scale, each level its own once sampled");
   public static final Key PLAN_BUDGET = new Key("plan.time-budget-ms", "2000", "10..600000",
-      "time a plan may take before the fallback assigner is used");
+      "time a plan may take: the assigner stops at it and the fallback assigner plans, within as much again "
+          + "(past that, the job is served from its asks)");
   public static final Key PLAN_MAX_TASKS = new Key("plan.max-tasks", "200000", "0..10000000",
       "jobs with more maps are served online only (0 disables planning)");
   public static final Key SOURCES = new Key("placement.sources", "split-metainfo,input-hint,asks",

@@ -1,6 +1,7 @@
 package io.dataloc.core.engine;
 
 import io.dataloc.core.model.Assignment;
+import io.dataloc.core.model.Cancellation;
 import io.dataloc.core.model.Problem;
 import io.dataloc.core.offline.Assigner;
 import io.dataloc.core.offline.AssignerOptions;
@@ -9,6 +10,7 @@ import io.dataloc.core.offline.HostLevelling;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -16,12 +18,16 @@ import java.util.concurrent.TimeoutException;
  * A job's plan within a time budget: the plan a front end (the ResourceManager's scheduler, the
  * simulator, a CapacityScheduler placement allocator) hands to {@link PlanApplication}.
  *
- * <p><b>Rule.</b> The main assigner runs on the caller's planner thread for at most the budget.
- * If it finishes, its plan is taken. If not, it is cancelled (it may keep its thread until it next
- * polls for interruption) and the fallback assigner — a cheap one, round robin by default — plans
- * on the calling thread instead, unless the fallback is {@code none}. Then host levelling moves
- * tasks from the plan's busiest hosts to idle replica hosts while the budget lasts: an anytime
- * pass that stops with the moves made so far. An assigner that throws leaves no plan and says why.
+ * <p><b>Rule.</b> The main assigner runs on the caller's planner thread under the budget's
+ * deadline, which it polls ({@link Cancellation}): past it, the assigner stops at its next poll
+ * and frees the thread, and the caller stops waiting. Its plan is taken if it finishes in time.
+ * If not, the fallback assigner — a cheap one, round robin by default — plans on the calling
+ * thread under a deadline of one more budget (unless the fallback is {@code none}); past that too,
+ * there is no plan. Then host levelling moves tasks from the plan's busiest hosts to idle replica
+ * hosts while the budget lasts: an anytime pass that stops with the moves made so far. An
+ * assigner that throws leaves no plan and says why. Work given up on is purged from the planner's
+ * queue, so it holds no problem alive: planning {@code k} jobs costs at most about
+ * {@code 2k} budgets of work, however many overran.
  *
  * <p>Deterministic for a given problem and seed, except for which branch the clock chooses.
  */
@@ -48,14 +54,16 @@ public final class BudgetedPlanner {
 
   /**
    * Plans {@code problem} with {@code assigner} (seeded) within {@code budgetMs}, else with
-   * {@code fallback} (or {@code "none"}), then levels the plan while the budget lasts.
+   * {@code fallback} (or {@code "none"}) within one more, then levels the plan while the first
+   * budget lasts.
    *
    * @throws InterruptedException if the calling thread is interrupted while it waits
    */
   public Result plan(Problem problem, String assigner, String fallback, long seed, long budgetMs)
       throws InterruptedException {
     long t0 = System.nanoTime();
-    long deadline = t0 + TimeUnit.MILLISECONDS.toNanos(budgetMs);
+    long budget = TimeUnit.MILLISECONDS.toNanos(budgetMs);
+    long deadline = t0 + budget;
     Assignment plan = null;
     String used = assigner;
     boolean overBudget = false;
@@ -63,25 +71,40 @@ public final class BudgetedPlanner {
     Future<Assignment> f = null;
     try {
       Assigner main = Assigners.create(assigner, AssignerOptions.defaults().withSeed(seed));
-      f = planners.submit(() -> main.assign(problem));
+      f = planners.submit(() -> Cancellation.within(deadline, () -> main.assign(problem)));
       plan = f.get(budgetMs, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      f.cancel(true);
       overBudget = true;
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof Cancellation.Cancelled) {
+        overBudget = true; // it saw its deadline just before the wait did
+      } else {
+        failure = assigner + " failed: " + e.getCause();
+      }
+    } catch (java.util.concurrent.RejectedExecutionException | IllegalArgumentException e) {
+      failure = assigner + " could not run: " + e;
+    } finally {
+      if (plan == null && f != null) {
+        f.cancel(true);
+        if (planners instanceof ThreadPoolExecutor pool) {
+          pool.purge(); // a cancelled task still queued holds its problem until purged
+        }
+      }
+    }
+    if (overBudget) {
       if (fallback.equals("none")) {
         failure = assigner + " exceeded " + budgetMs + " ms and no fallback is set";
       } else {
         try {
-          plan = Assigners.create(fallback, AssignerOptions.defaults()).assign(problem);
+          Assigner second = Assigners.create(fallback, AssignerOptions.defaults());
+          plan = Cancellation.within(System.nanoTime() + budget, () -> second.assign(problem));
           used = fallback;
+        } catch (Cancellation.Cancelled e2) {
+          failure = assigner + " exceeded " + budgetMs + " ms; so did the fallback " + fallback;
         } catch (RuntimeException e2) {
           failure = assigner + " exceeded " + budgetMs + " ms; the fallback " + fallback + " failed: " + e2;
         }
       }
-    } catch (ExecutionException e) {
-      failure = assigner + " failed: " + e.getCause();
-    } catch (java.util.concurrent.RejectedExecutionException | IllegalArgumentException e) {
-      failure = assigner + " could not run: " + e;
     }
     if (plan != null) {
       plan = HostLevelling.level(problem, plan, LEVELLING_MOVES, () -> System.nanoTime() > deadline);

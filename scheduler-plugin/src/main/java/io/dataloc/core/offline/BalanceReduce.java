@@ -2,6 +2,7 @@ package io.dataloc.core.offline;
 
 import io.dataloc.core.flow.BMatching;
 import io.dataloc.core.model.Assignment;
+import io.dataloc.core.model.Cancellation;
 import io.dataloc.core.model.Level;
 import io.dataloc.core.model.Problem;
 
@@ -51,6 +52,7 @@ public final class BalanceReduce implements Assigner {
       heap.push(s, p.initialLoad(s));
     }
     while (bm.matched() < p.tasks() && !heap.isEmpty()) {
+      Cancellation.check();
       long load = heap.peekKey();
       int s = heap.pop();
       if (bm.augmentFromServer(s)) {
@@ -142,6 +144,7 @@ public final class BalanceReduce implements Assigner {
     void run() {
       long previous = rMakespan();
       while (true) {
+        Cancellation.check();
         int from = lpMostLoaded();
         if (from < 0) {
           return;

@@ -1,6 +1,7 @@
 package io.dataloc.core.offline;
 
 import io.dataloc.core.model.Assignment;
+import io.dataloc.core.model.Cancellation;
 import io.dataloc.core.model.Level;
 import io.dataloc.core.model.LowerBounds;
 import io.dataloc.core.model.Problem;
@@ -82,6 +83,7 @@ public final class BoundedLatency implements Assigner {
     int left = m;
     long limit = maxPhi + p.cost().remoteCost(m) * (long) m + wLoc;
     while (left > 0) {
+      Cancellation.check();
       if (l > limit) {
         throw new IllegalStateException("LABL did not converge");
       }

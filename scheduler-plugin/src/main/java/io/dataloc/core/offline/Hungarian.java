@@ -1,6 +1,7 @@
 package io.dataloc.core.offline;
 
 import io.dataloc.core.model.Assignment;
+import io.dataloc.core.model.Cancellation;
 import io.dataloc.core.model.Level;
 import io.dataloc.core.model.Problem;
 import java.util.Arrays;
@@ -54,6 +55,7 @@ public final class Hungarian implements Assigner {
     Arrays.fill(serverOf, -1);
     long nonLocal = 0;
     for (int start = 0; start < m; start += n) {
+      Cancellation.check();
       int k = Math.min(n, m - start);
       long[][] cost = new long[k][n];
       for (int i = 0; i < k; i++) {

@@ -2,6 +2,7 @@ package io.dataloc.core.offline;
 
 import io.dataloc.core.flow.BMatching;
 import io.dataloc.core.model.Assignment;
+import io.dataloc.core.model.Cancellation;
 import io.dataloc.core.model.Problem;
 
 /**
@@ -69,6 +70,7 @@ public final class MaxCoverBalAssign implements Assigner {
     long bestResource = Long.MAX_VALUE;
     long limit = maxPhi + wLoc * (m + 1L);
     for (long level = minPhi + wLoc; level <= limit; level += wLoc) {
+      Cancellation.check();
       for (int s = 0; s < n; s++) {
         long room = level - p.initialLoad(s);
         bm.setCapacity(s, room > 0 ? room / wLoc : 0);

@@ -1,6 +1,7 @@
 package io.dataloc.core.offline;
 
 import io.dataloc.core.model.Assignment;
+import io.dataloc.core.model.Cancellation;
 import io.dataloc.core.model.Problem;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -43,6 +44,7 @@ public final class RoundRobin implements Assigner {
     TaskCursor cursor = new TaskCursor(p);
     int left = m;
     while (left > 0) {
+      Cancellation.check();
       for (int i = 0; i < n && left > 0; i++) {
         int s = order[i];
         int t = cursor.firstLocal(s, serverOf);

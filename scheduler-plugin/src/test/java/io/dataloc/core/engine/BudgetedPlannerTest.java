@@ -84,7 +84,8 @@ class BudgetedPlannerTest {
 
   @Test
   void overBudgetTheFallbackPlans() throws Exception {
-    BudgetedPlanner.Result r = new BudgetedPlanner(new Stalled()).plan(PROBLEM, "flow", "round-robin", 3, 1);
+    // The fallback has one more budget of its own: 200 ms, time enough for a first, cold round robin.
+    BudgetedPlanner.Result r = new BudgetedPlanner(new Stalled()).plan(PROBLEM, "flow", "round-robin", 3, 200);
     assertTrue(r.overBudget());
     assertEquals("round-robin", r.planner());
     assertNotNull(r.plan());
