@@ -24,6 +24,8 @@ final class AppRegistry {
   private final Map<ApplicationId, DatalocApp> apps = new LinkedHashMap<>();
   private final Map<Long, DatalocApp> byJob = new HashMap<>();
   private final Map<ContainerId, Integer> containerTask = new HashMap<>();
+  /** The tied containers of each application: an application's end drops its ties without a walk over all. */
+  private final Map<ApplicationId, java.util.Set<ContainerId>> tiesOf = new HashMap<>();
   /** Applications whose asks changed since the last reconciliation (written by allocate()). */
   private final Set<ApplicationId> dirty = ConcurrentHashMap.newKeySet();
   private final Supplier<DecisionEngine> engine;
@@ -89,7 +91,10 @@ final class AppRegistry {
     if (a.jobCreated) {
       DecisionEngine e = engine.get();
       // Before the engine frees the job's task numbers (they are reused).
-      containerTask.values().removeIf(t -> e.state().job(t) != null && e.state().job(t).id() == a.jobId);
+      java.util.Set<ContainerId> ties = tiesOf.remove(a.id);
+      if (ties != null) {
+        ties.forEach(containerTask::remove);
+      }
       e.removeJob(a.jobId);
       a.jobCreated = false;
     }
@@ -98,11 +103,21 @@ final class AppRegistry {
   /** A container now runs this engine task. */
   void tie(ContainerId container, int task) {
     containerTask.put(container, task);
+    tiesOf.computeIfAbsent(container.getApplicationAttemptId().getApplicationId(), k -> new java.util.HashSet<>())
+        .add(container);
   }
 
   /** The task a container ran, forgetting the tie; null if it ran none of the engine's. */
   Integer untie(ContainerId container) {
-    return containerTask.remove(container);
+    Integer task = containerTask.remove(container);
+    if (task != null) {
+      ApplicationId app = container.getApplicationAttemptId().getApplicationId();
+      java.util.Set<ContainerId> ties = tiesOf.get(app);
+      if (ties != null && ties.remove(container) && ties.isEmpty()) {
+        tiesOf.remove(app);
+      }
+    }
+    return task;
   }
 
   int ties() {
@@ -112,6 +127,7 @@ final class AppRegistry {
   /** A new engine knows no task: every tie goes (the applications go online). */
   void forgetTies() {
     containerTask.clear();
+    tiesOf.clear();
   }
 
   void markDirty(ApplicationId id) {

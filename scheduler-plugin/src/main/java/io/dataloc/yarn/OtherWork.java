@@ -28,14 +28,18 @@ import org.slf4j.LoggerFactory;
  * <p>Only applications that may have such requests are walked, so a heartbeat's cost does not grow
  * with applications that wait for nothing (AMs with every container they asked for, jobs whose
  * only asks are the engine's maps). One found to have none leaves the walk; a change of its asks,
- * its leaving the engine, and a sweep every second put it back. Under the scheduler's monitor; an
- * application is taken out before its priority changes and put back after.
+ * its leaving the engine, and a sweep every second put it back. A job the engine serves that asks
+ * for maps waits out the first pass (its other requests come after its maps): found so, it moves
+ * to a second set that only the pass after the engine's maps walks, so the first pass, made for
+ * every container, does not visit every job in its map phase; the same three events put it back.
+ * Under the scheduler's monitor; an application is taken out before its priority changes and put
+ * back after.
  */
 final class OtherWork {
   private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
 
   /** What {@link #serve} did for one application on one node. */
-  private enum Served { CONTAINER, NOT_HERE, NO_WORK }
+  private enum Served { CONTAINER, NOT_HERE, NO_WORK, MAP_PHASE }
 
   private final SchedulerContext ctx;
   private final ClusterRoom room;
@@ -44,6 +48,8 @@ final class OtherWork {
   private final AmAdmissions admissions;
   private final Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications;
   private final TreeSet<ApplicationId> walk;
+  /** Jobs in their map phase, walked only after the engine's maps (same order as {@code walk}). */
+  private final TreeSet<ApplicationId> mapPhase;
   private long lastSweep = System.nanoTime() - TimeUnit.SECONDS.toNanos(1);
 
   OtherWork(SchedulerContext ctx, ClusterRoom room, Containers containers, AmSites sites,
@@ -58,16 +64,18 @@ final class OtherWork {
     // submission order.
     this.walk = new TreeSet<>(Comparator.comparingInt((ApplicationId id) -> ctx.applicationPriority(id))
         .reversed().thenComparing(Comparator.naturalOrder()));
+    this.mapPhase = new TreeSet<>(walk.comparator());
   }
 
   /** The application may have requests the engine does not serve. */
   void add(ApplicationId id) {
+    mapPhase.remove(id);
     walk.add(id);
   }
 
   /** Takes the application out of the walk; whether it was in (put it back after a priority change). */
   boolean remove(ApplicationId id) {
-    return walk.remove(id);
+    return walk.remove(id) | mapPhase.remove(id);
   }
 
   /** Puts every application back in the walk once a second: no missed change starves one. */
@@ -77,6 +85,7 @@ final class OtherWork {
       return;
     }
     lastSweep = now;
+    mapPhase.clear();
     walk.addAll(applications.get().keySet());
   }
 
@@ -95,13 +104,41 @@ final class OtherWork {
       }
       return false;
     }
-    for (Iterator<ApplicationId> it = walk.iterator(); it.hasNext();) {
-      Served s = serve(ctx.currentAttempt(it.next()), node, true, first);
+    if (first) {
+      for (Iterator<ApplicationId> it = walk.iterator(); it.hasNext();) {
+        ApplicationId id = it.next();
+        Served s = serve(ctx.currentAttempt(id), node, true, true);
+        if (s == Served.CONTAINER) {
+          return true;
+        }
+        if (s == Served.NO_WORK) {
+          it.remove();
+        } else if (s == Served.MAP_PHASE) {
+          it.remove();
+          mapPhase.add(id);
+        }
+      }
+      return false;
+    }
+    // After the engine's maps: both sets, merged in the walk's order.
+    Iterator<ApplicationId> a = walk.iterator();
+    Iterator<ApplicationId> b = mapPhase.iterator();
+    ApplicationId x = a.hasNext() ? a.next() : null;
+    ApplicationId y = b.hasNext() ? b.next() : null;
+    while (x != null || y != null) {
+      boolean fromWalk = y == null || x != null && walk.comparator().compare(x, y) <= 0;
+      Served s = serve(ctx.currentAttempt(fromWalk ? x : y), node, true, false);
       if (s == Served.CONTAINER) {
         return true;
       }
+      Iterator<ApplicationId> it = fromWalk ? a : b;
       if (s == Served.NO_WORK) {
         it.remove();
+      }
+      if (fromWalk) {
+        x = a.hasNext() ? a.next() : null;
+      } else {
+        y = b.hasNext() ? b.next() : null;
       }
     }
     return false;
@@ -130,7 +167,7 @@ final class OtherWork {
     // for maps: its maps, early ones included, come after every AM, and its reduces after its maps.
     if (first && exceptMaps && (inEngine || a != null && a.waiting())
         && containers.mapsWanted(attempt, containers.mapKey(attempt)) > 0) {
-      return Served.NOT_HERE;
+      return Served.MAP_PHASE;
     }
     boolean work = false;
     for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {

@@ -61,8 +61,10 @@ public final class AskReconciler {
       return pending > 0 ? new Delta(true, 0, 0) : Delta.NONE;
     }
     if (wanted > pending) {
-      int extra = (int) (Math.min(wanted, (long) planTasks + bound) - pending);
-      return extra > 0 ? new Delta(false, 0, extra) : Delta.NONE;
+      // At most one batch of the per-job bound at a time, as for an online job: the tasks are
+      // built under the scheduler's lock.
+      long extra = Math.min(Math.min(wanted, (long) planTasks + bound) - pending, bound);
+      return extra > 0 ? new Delta(false, 0, (int) extra) : Delta.NONE;
     }
     return Delta.NONE;
   }

@@ -115,6 +115,7 @@ final class EngineJobs {
       state.free(t);
     }
     state.jobs.remove(j);
+    guard.removed(j);
     parked.remove(j);
     return dropped;
   }
@@ -171,16 +172,34 @@ final class EngineJobs {
     return j != null && parked.contains(j);
   }
 
-  /** The parked jobs and those of the given ids: the jobs a decision may not choose. */
+  /**
+   * The jobs a proposal must pass over: the parked ones and those of {@code jobIds} (those the
+   * engine knows), as a view over both — no copy, so a proposal costs no more with many jobs
+   * parked.
+   */
   Set<io.dataloc.core.jobs.JobView> excluded(Set<Long> jobIds) {
-    Set<io.dataloc.core.jobs.JobView> out = new HashSet<>(parked);
-    for (long id : jobIds) {
-      JobState j = jobs.get(id);
-      if (j != null) {
-        out.add(j);
+    return new java.util.AbstractSet<>() {
+      @Override
+      public boolean contains(Object o) {
+        return o instanceof JobState j && (parked.contains(j) || jobIds.contains(j.id()) && jobs.get(j.id()) == j);
       }
-    }
-    return out;
+
+      @Override
+      public boolean isEmpty() {
+        return parked.isEmpty() && jobIds.stream().noneMatch(jobs::containsKey);
+      }
+
+      @Override
+      public java.util.Iterator<io.dataloc.core.jobs.JobView> iterator() {
+        return java.util.stream.Stream.concat(parked.stream(), jobIds.stream().map(jobs::get)
+            .filter(j -> j != null && !parked.contains(j))).<io.dataloc.core.jobs.JobView>map(j -> j).iterator();
+      }
+
+      @Override
+      public int size() {
+        return (int) java.util.stream.StreamSupport.stream(spliterator(), false).count();
+      }
+    };
   }
 
   /** Routes the job's tasks queued for {@code host} again, anywhere but there; how many moved. */

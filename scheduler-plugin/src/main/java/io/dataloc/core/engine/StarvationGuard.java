@@ -18,6 +18,11 @@ import java.util.function.Function;
  * plus one decision per job ahead of it (the longest-waiting job goes first). Policies without
  * per-host queues are left alone. The guard keeps the engine's decision clock: each decision is a
  * tick, and a job's last container is stamped on it.
+ *
+ * <p>Cost: the jobs are kept oldest first (last container, then index), so a decision looks only
+ * at the jobs that are starving, oldest first, and stops at the first with work for the host or at
+ * the first that is not starving — not at every job. With many jobs starving at once and no work
+ * for the host it still looks at each of them, {@value #SCAN} tasks at most each.
  */
 final class StarvationGuard {
   /** Tasks of a job's list looked at for a shared queue or a full host (cost per decision). */
@@ -28,6 +33,9 @@ final class StarvationGuard {
   private final OnlinePolicy policy;
   /** Decisions made so far. */
   private long decisions;
+  /** The engine's jobs, longest without a container first (ties: lower index first). */
+  private final java.util.TreeSet<JobState> byAge = new java.util.TreeSet<>(
+      java.util.Comparator.comparingLong((JobState j) -> j.lastServed).thenComparingInt(JobState::index));
   /** Slots of the live hosts, recounted when hosts change (-1: to recount). */
   private long liveSlots = -1;
 
@@ -44,7 +52,14 @@ final class StarvationGuard {
 
   /** The job got a container now (or was just admitted: it starts its wait now). */
   void served(JobState j) {
+    byAge.remove(j); // by its old stamp
     j.lastServed = decisions;
+    byAge.add(j);
+  }
+
+  /** The job left the engine. */
+  void removed(JobState j) {
+    byAge.remove(j);
   }
 
   /** A host came, went or changed its slots: a round's length is recounted. */
@@ -67,20 +82,19 @@ final class StarvationGuard {
       }
     }
     long limit = (long) rounds * Math.max(1, liveSlots);
-    JobState best = null;
-    int bestTask = -1;
-    for (JobState j : state.jobs) {
-      if (j.pending == 0 || excluded.contains(j) || decisions - j.lastServed <= limit
-          || best != null && j.lastServed >= best.lastServed) {
+    for (JobState j : byAge) {
+      if (decisions - j.lastServed <= limit) {
+        return null; // it and every later one have had a container recently
+      }
+      if (j.pending == 0 || excluded.contains(j)) {
         continue;
       }
       int t = queuedHere(j, host, tasksOf);
       if (t >= 0) {
-        best = j;
-        bestTask = t;
+        return new Pick(t, decisions - j.lastServed);
       }
     }
-    return best == null ? null : new Pick(bestTask, decisions - best.lastServed);
+    return null;
   }
 
   /**

@@ -33,9 +33,15 @@ class AskReconcilerTest {
     assertEquals(NONE, AskReconciler.planned(false, 0, 0, 20, 100), "nothing pending, nothing to drop");
     assertEquals(NONE, AskReconciler.planned(true, 3, 7, 20, 100), "asks for fewer: the plan stays");
     assertEquals(add(2), AskReconciler.planned(true, 9, 7, 20, 100), "asks again for lost maps");
-    assertEquals(add(113), AskReconciler.planned(true, Integer.MAX_VALUE, 7, 20, 100),
+    assertEquals(add(100), AskReconciler.planned(true, Integer.MAX_VALUE, 7, 20, 100),
+        "one batch of the bound at a time");
+    assertEquals(add(13), AskReconciler.planned(true, Integer.MAX_VALUE, 107, 20, 100),
         "never beyond the plan plus the bound, however many the AM asks for");
     assertEquals(NONE, AskReconciler.planned(true, 500, 130, 20, 100), "already at plan plus bound");
+    // A plan of 200,000 tasks asked again in full: one batch of the bound per reconciliation, not
+    // the whole plan in one hold of the lock (before: 201,000 tasks at once).
+    assertEquals(add(100), AskReconciler.planned(true, Integer.MAX_VALUE, 0, 200_000, 100), "one batch");
+    assertEquals(add(100), AskReconciler.planned(true, 250, 100, 200_000, 100), "then the next");
   }
 
   @Test
