@@ -180,8 +180,9 @@ public final class RmBenchmark {
     Path dir = work.resolve(scheduler + "-" + shape.nodes() + "-" + idle);
     MiniMr.deleteQuietly(dir);
     Map<String, String> settings = new HashMap<>(settings(scheduler));
-    if (idle > 0) {
-      // Room for every idle AM: their containers are what is measured around, not the AM limit.
+    if (idle > 0 || shape.apps() > 100) {
+      // Room for every AM (idle ones, or thousands of jobs in their map phase at once): their
+      // containers are what is measured around, not the AM limit.
       settings.put("yarn.scheduler.dataloc.maximum-am-resource-percent", "1.0");
       settings.put("yarn.scheduler.capacity.maximum-am-resource-percent", "1.0");
     }

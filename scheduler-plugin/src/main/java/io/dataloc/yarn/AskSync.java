@@ -130,7 +130,7 @@ final class AskSync {
     DatalocConfiguration.Settings settings = ctx.settings();
     if (a.waiting()) {
       long waited = (System.nanoTime() - a.since) / 1_000_000;
-      if (waited <= settings.readTimeoutMs() + settings.planBudgetMs()) {
+      if (waited <= settings.readTimeoutMs() + 2 * settings.planBudgetMs()) {
         return;
       }
       ctx.metrics().placementFailures.incr();

@@ -8,7 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Error containment: any error keeps the RM up. One met while working for an application costs
+ * Error containment: an exception keeps the RM up (a virtual machine error does not: see
+ * {@link #rethrowIfFatal}). One met while working for an application costs
  * that application ({@link #contain}); any other switches the scheduler to plain locality
  * scheduling (every request served from its asks) and leaves the engine alone, as it may be
  * inconsistent, until {@code error.recovery-ms} pass without another error ({@link #recoverIfQuiet})
@@ -61,6 +62,38 @@ final class Containment {
     if (t instanceof VirtualMachineError v) {
       throw v;
     }
+    if (t instanceof Escalated e) {
+      throw e;
+    }
+  }
+
+  /**
+   * A virtual machine error on one of Dataloc's own threads while it changed state the scheduler
+   * shares (a plan entering the engine, under the monitor): the books may be half written, so the
+   * ResourceManager is told, as YARN's own critical threads tell it ({@code CRITICAL_THREAD_CRASH}:
+   * it fails over to the standby, or exits), and the error goes on, wrapped so that no handler of
+   * Dataloc's swallows it.
+   */
+  static Escalated escalate(SchedulerContext ctx, String where, VirtualMachineError e) {
+    LOG.error("Dataloc: {} on its own thread while {}: the ResourceManager is told (critical thread crash)",
+        e.getClass().getSimpleName(), where, e);
+    try {
+      ctx.rmContext().getDispatcher().getEventHandler().handle(new org.apache.hadoop.yarn.server.resourcemanager
+          .RMFatalEvent(org.apache.hadoop.yarn.server.resourcemanager.RMFatalEventType.CRITICAL_THREAD_CRASH,
+              "Dataloc: " + e + " while " + where));
+    } catch (RuntimeException | Error again) {
+      e.addSuppressed(again);
+    }
+    return new Escalated(e);
+  }
+
+  /** A virtual machine error the ResourceManager has been told of ({@link #escalate}). */
+  static final class Escalated extends Error {
+    private static final long serialVersionUID = 1L;
+
+    Escalated(VirtualMachineError cause) {
+      super(cause);
+    }
   }
 
   /**
@@ -71,6 +104,9 @@ final class Containment {
   static void rethrowIfFatalBesidesOwnWork(Throwable t) {
     if (t instanceof VirtualMachineError v && !(t instanceof OutOfMemoryError) && !(t instanceof StackOverflowError)) {
       throw v;
+    }
+    if (t instanceof Escalated e) {
+      throw e;
     }
   }
 

@@ -39,6 +39,8 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   private boolean everPlanned;
   /** When it was submitted (System.nanoTime): its wait for an AM is counted from here. */
   final long submittedNanos = System.nanoTime();
+  /** The nodes the engine knew when its placement read began (ids at or above are unknown to it). */
+  int hostsAtRead;
   /** When its placement read began (System.nanoTime): read and plan together are timed from here. */
   long since = System.nanoTime();
   /** The replay of its MapReduce AM's container-to-task rule, while planned (else null). */

@@ -125,6 +125,7 @@ final class PlacementPipeline {
     // The split's host names become node ids as they are read: names no node has are not kept.
     Map<String, Integer> known = ctx.engine().state().frozenHostIndex();
     ToIntFunction<String> hostId = name -> known.getOrDefault(name, -1);
+    a.hostsAtRead = known.size();
     try {
       Future<?> read = readers.submit(() -> read(a, r, copy, type, hostId, s));
       // The timeout counts from submission: a read still queued behind others when it strikes never
@@ -134,10 +135,11 @@ final class PlacementPipeline {
           readFailed(a, timeoutNote(s));
         }
       }, s.readTimeoutMs(), TimeUnit.MILLISECONDS);
-      // Read and plan together have the read timeout plus the plan budget, whether or not the
+      // Read and plan together have the read timeout plus twice the plan budget (the assigner's
+      // and the fallback's), whether or not the
       // job's asks change meanwhile (a job waiting in the plan queue, its data hosts full, has
       // no early map and may ask nothing new for as long as the queue is).
-      watchdog.schedule(() -> overdue(a, s), s.readTimeoutMs() + s.planBudgetMs() + 1, TimeUnit.MILLISECONDS);
+      watchdog.schedule(() -> overdue(a, s), s.readTimeoutMs() + 2 * s.planBudgetMs() + 1, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       ctx.metrics().placementFailures.incr();
       ctx.apps().goOnline(a, "placement queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName()
@@ -146,7 +148,7 @@ final class PlacementPipeline {
   }
 
   /**
-   * A job still waiting for its placement or plan past the read timeout plus the plan budget is
+   * A job still waiting for its placement or plan past the read timeout plus twice the plan budget is
    * served from its asks (a plan already entering the engine finishes). Idempotent.
    */
   private void overdue(DatalocApp a, DatalocConfiguration.Settings s) {
@@ -158,8 +160,8 @@ final class PlacementPipeline {
         }
         ctx.metrics().placementFailures.incr();
         ctx.apps().goOnline(a, "placement and plan took longer than " + DatalocConfiguration.READ_TIMEOUT.fullName()
-            + " + " + DatalocConfiguration.PLAN_BUDGET.fullName() + " = " + (s.readTimeoutMs() + s.planBudgetMs())
-            + " ms");
+            + " + 2 x " + DatalocConfiguration.PLAN_BUDGET.fullName() + " = "
+            + (s.readTimeoutMs() + 2 * s.planBudgetMs()) + " ms");
         ctx.apps().markDirty(a.id);
       } finally {
         ctx.holds().exit("read: overdue");
@@ -180,7 +182,11 @@ final class PlacementPipeline {
         if (a.phase() != phase || !ctx.apps().contains(a.id)) {
           return false;
         }
-        body.run();
+        try {
+          body.run();
+        } catch (VirtualMachineError e) {
+          throw Containment.escalate(ctx, site, e); // shared state may be half changed
+        }
         return true;
       } finally {
         ctx.holds().exit(site);
@@ -340,6 +346,14 @@ final class PlacementPipeline {
           return null;
         }
         DecisionEngine engine = ctx.engine();
+        if (placement.amOrder() && placement.hosts().namesAnyUnknownHost()
+            && engine.state().hostCount() > a.hostsAtRead) {
+          // Nodes joined after the read (an RM restart, say) and the split names hosts no node had
+          // then: some may be those nodes, whose names the read did not keep, so the AM's choice
+          // of task on them cannot be replayed. Served from its asks rather than replayed wrong.
+          ctx.apps().goOnline(a, "nodes joined while its split file was read; served from its asks");
+          return null;
+        }
         PlanHosts hosts = engine.planHosts(slotsForJob);
         if (hosts == null) {
           ctx.apps().goOnline(a, "no live node to plan on");

@@ -61,6 +61,11 @@ public final class TaskHosts {
     return unknown.get(t);
   }
 
+  /** Whether some task's split names a host that no node had when it was read. */
+  public boolean namesAnyUnknownHost() {
+    return !unknown.isEmpty();
+  }
+
   /** One more than the largest host id named, or 0. {@code O(replicas)}. */
   public int hostBound() {
     int max = -1;

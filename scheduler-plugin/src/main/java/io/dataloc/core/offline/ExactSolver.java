@@ -1,6 +1,7 @@
 package io.dataloc.core.offline;
 
 import io.dataloc.core.model.Assignment;
+import io.dataloc.core.model.Cancellation;
 import io.dataloc.core.model.Evaluation;
 import io.dataloc.core.model.Level;
 import io.dataloc.core.model.Problem;
@@ -99,12 +100,18 @@ public final class ExactSolver implements Assigner {
       }
     }
 
+    /** Search nodes visited so far. */
+    private long visited;
+
     Assignment run() {
       dfs(0);
       return Assignment.of(p, best);
     }
 
     private void dfs(int i) {
+      if ((++visited & 4095) == 0) {
+        Cancellation.check(); // every 4,096 search nodes
+      }
       if (i == m) {
         consider(current);
         return;

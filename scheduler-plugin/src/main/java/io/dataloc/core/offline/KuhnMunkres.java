@@ -1,5 +1,6 @@
 package io.dataloc.core.offline;
 
+import io.dataloc.core.model.Cancellation;
 import java.util.Arrays;
 
 /**
@@ -34,6 +35,7 @@ public final class KuhnMunkres {
     long[] minv = new long[cols + 1];
     boolean[] used = new boolean[cols + 1];
     for (int i = 1; i <= k; i++) {
+      Cancellation.check(); // once per row: O(cols^2) work between polls
       rowOfCol[0] = i;
       int j0 = 0;
       Arrays.fill(minv, inf);
