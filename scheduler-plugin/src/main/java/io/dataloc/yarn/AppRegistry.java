@@ -28,6 +28,8 @@ final class AppRegistry {
   private final Map<ApplicationId, java.util.Set<ContainerId>> tiesOf = new HashMap<>();
   /** Applications whose asks changed since the last reconciliation (written by allocate()). */
   private final Set<ApplicationId> dirty = ConcurrentHashMap.newKeySet();
+  /** The marked applications in the order they were marked (an entry no longer in {@code dirty} is skipped). */
+  private final java.util.Queue<ApplicationId> dirtyOrder = new java.util.concurrent.ConcurrentLinkedQueue<>();
   private final Supplier<DecisionEngine> engine;
   /** Told of an application that may now want work the engine does not serve. */
   private final Consumer<ApplicationId> mayHaveOtherWork;
@@ -83,7 +85,7 @@ final class AppRegistry {
       dropJob(a);
     }
     a.online(why);
-    dirty.add(a.id);
+    markDirty(a.id);
   }
 
   /** Releases the application's engine job and the ties of its containers (idempotent). */
@@ -131,20 +133,34 @@ final class AppRegistry {
   }
 
   void markDirty(ApplicationId id) {
-    dirty.add(id);
+    if (dirty.add(id)) {
+      dirtyOrder.add(id);
+    }
   }
 
   void clean(ApplicationId id) {
     dirty.remove(id);
   }
 
-  /** Takes the applications marked since the last call (each is unmarked). */
-  List<ApplicationId> takeDirty() {
+  /**
+   * Takes at most {@code max} of the applications marked and not yet taken, oldest mark first (each
+   * is unmarked); the rest wait for the next call, so one call's work is bounded and no application
+   * is passed over for ever.
+   */
+  List<ApplicationId> takeDirty(int max) {
     if (dirty.isEmpty()) {
       return List.of();
     }
-    List<ApplicationId> out = new ArrayList<>(dirty);
-    dirty.removeAll(out);
+    List<ApplicationId> out = new ArrayList<>(Math.min(max, dirty.size()));
+    while (out.size() < max) {
+      ApplicationId id = dirtyOrder.poll();
+      if (id == null) {
+        break;
+      }
+      if (dirty.remove(id)) {
+        out.add(id);
+      }
+    }
     return out;
   }
 }

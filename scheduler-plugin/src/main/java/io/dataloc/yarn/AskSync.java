@@ -89,9 +89,16 @@ final class AskSync {
     }
   }
 
-  /** Reconciles every application whose asks changed since the last heartbeat. */
+  /** Applications reconciled per heartbeat at most; the rest wait for the next one, oldest first. */
+  static final int RECONCILE_PER_HEARTBEAT = 256;
+
+  /**
+   * Reconciles the applications whose asks changed, oldest change first, at most
+   * {@value #RECONCILE_PER_HEARTBEAT} per heartbeat: how long the lock is held here does not grow
+   * with how many applications changed their asks at once.
+   */
   void reconcileChanged() {
-    for (ApplicationId id : ctx.apps().takeDirty()) {
+    for (ApplicationId id : ctx.apps().takeDirty(RECONCILE_PER_HEARTBEAT)) {
       DatalocApp a = ctx.apps().get(id);
       DatalocAppAttempt attempt = ctx.currentAttempt(id);
       if (attempt != null) {

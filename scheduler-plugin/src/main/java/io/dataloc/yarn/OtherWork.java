@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * its leaving the engine, and a sweep every second put it back. A job the engine serves that asks
  * for maps waits out the first pass (its other requests come after its maps): found so, it moves
  * to a second set that only the pass after the engine's maps walks, so the first pass, made for
- * every container, does not visit every job in its map phase; the same three events put it back.
+ * every container, does not visit every job in its map phase; a change of its asks or its leaving
+ * the engine puts it back (the sweep does not: the second pass walks it meanwhile).
  * Under the scheduler's monitor; an application is taken out before its priority changes and put
  * back after.
  */
@@ -78,15 +79,24 @@ final class OtherWork {
     return walk.remove(id) | mapPhase.remove(id);
   }
 
-  /** Puts every application back in the walk once a second: no missed change starves one. */
+  /**
+   * Puts every application back in the walk once a second (but those in their map phase, which the
+   * second pass walks): no missed change starves one.
+   */
   void sweep() {
     long now = System.nanoTime();
     if (now - lastSweep < TimeUnit.SECONDS.toNanos(1)) {
       return;
     }
     lastSweep = now;
-    mapPhase.clear();
-    walk.addAll(applications.get().keySet());
+    // Jobs in their map phase stay where they are: the pass after the engine's maps walks them
+    // anyway, and a change of their asks puts them back. Putting them back here made the first
+    // pass after each sweep visit every one of them.
+    for (ApplicationId id : applications.get().keySet()) {
+      if (!mapPhase.contains(id)) {
+        walk.add(id);
+      }
+    }
   }
 
   /**
