@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
@@ -32,7 +31,7 @@ class MapsBeforePlanTest {
     List<List<String>> splits = Scenarios.spread(48, 4, 2, 11);
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of(), Scenarios.twoRacks(4), 8192, dir)) {
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
-      CountDownLatch release = holdReads(s);
+      CountDownLatch release = Holds.hold(s, FaultInjector.READ);
       RMApp app = c.submit("alice", splits);
       MrJob job = c.launch(app, "h1", splits);
       for (int round = 0; round < 3; round++) {
@@ -72,7 +71,7 @@ class MapsBeforePlanTest {
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent", "1"),
         Scenarios.twoRacks(2), 4096, dir)) {
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
-      CountDownLatch release = holdReads(s);
+      CountDownLatch release = Holds.hold(s, FaultInjector.READ);
       RMApp first = c.submit("alice", splits);
       MrJob job = c.launch(first, "h1", splits);
       job.heartbeat(); // asks for its 24 maps, every one with data on h1 or h2
@@ -85,20 +84,5 @@ class MapsBeforePlanTest {
       assertTrue(s.datalocMetrics().mapsBeforePlan() > 0, "the older job's maps started in the same heartbeat");
       release.countDown();
     }
-  }
-
-  /** Holds every placement read (as a slow file system would) until the latch is released. */
-  private static CountDownLatch holdReads(LocalityScheduler s) {
-    CountDownLatch release = new CountDownLatch(1);
-    s.setFaultInjector((site, id) -> {
-      if (site.equals(FaultInjector.READ)) {
-        try {
-          release.await(60, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-    });
-    return release;
   }
 }

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,16 +33,7 @@ class PlacementBudgetTest {
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.placement.max-bytes-in-flight",
         "1048576", "yarn.scheduler.dataloc.plan.max-tasks", "100000"), Scenarios.twoRacks(4), 8192, dir)) {
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
-      CountDownLatch release = new CountDownLatch(1);
-      s.setFaultInjector((site, id) -> {
-        if (site.equals(FaultInjector.PLAN)) {
-          try {
-            release.await(60, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }
-      });
+      CountDownLatch release = Holds.hold(s, FaultInjector.PLAN);
       List<RMApp> apps = new ArrayList<>();
       for (int i = 0; i < 10; i++) {
         apps.add(c.submit("user" + i, Scenarios.spread(30_000, 4, 2, i)));
@@ -82,16 +72,7 @@ class PlacementBudgetTest {
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.placement.read-timeout-ms",
         "300", "yarn.scheduler.dataloc.plan.time-budget-ms", "300"), Scenarios.twoRacks(4), 8192, dir)) {
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
-      CountDownLatch release = new CountDownLatch(1);
-      s.setFaultInjector((site, id) -> {
-        if (site.equals(FaultInjector.PLAN)) {
-          try {
-            release.await(60, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        }
-      });
+      CountDownLatch release = Holds.hold(s, FaultInjector.PLAN);
       RMApp app = c.submit("alice", Scenarios.spread(16, 4, 2, 1));
       for (int i = 0; i < 250 && count(s, "online") < 1; i++) {
         Thread.sleep(20);
