@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The costliest split file the default bounds admit ({@link LargestSplitFile}: 12.8 million
- * distinct host names in 64.6 MB), read by four placement readers at once in a JVM of 512 MB, as a
- * ResourceManager's heap would hold it. Before, one read held the names (about 0.7 GB) and the AM
+ * distinct host names in 64.6 MB), ten submissions at once read by four placement readers in a JVM
+ * of 512 MB, every result kept, as a ResourceManager's heap would hold them. Before, one read held the names (about 0.7 GB) and the AM
  * replay kept them for the job's life: the JVM ran out of memory. Now names become node ids as
  * they are read and names no node has are dropped: the job keeps a few MB, and
  * {@code localElsewhere}, asked for each container whose next task is not local, looks at one or
@@ -26,7 +26,7 @@ class SplitFileMemoryTest {
   void theLargestAdmittedSplitFileCostsAPlannedJobAFewMegabytes() throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     Process p = new ProcessBuilder(java.toString(), "-Xmx512m", "-XX:+UseSerialGC",
-        "-cp", System.getProperty("java.class.path"), SplitFileHeapCheck.class.getName(), "4")
+        "-cp", System.getProperty("java.class.path"), SplitFileHeapCheck.class.getName(), "10", "4")
         .redirectErrorStream(true).start();
     String out;
     try {
@@ -37,12 +37,13 @@ class SplitFileMemoryTest {
     }
     System.out.println("SplitFileMemoryTest: " + out.strip());
     assertEquals(0, p.exitValue(), out);
-    Matcher m = Pattern.compile("retained=(-?\\d+) estimated=(\\d+) peak=(\\d+) maxLocalElsewhereChecks=(\\d+)")
-        .matcher(out);
+    Matcher m = Pattern.compile("retained=(-?\\d+) allRead=(-?\\d+) estimated=(\\d+) peak=(\\d+) "
+        + "maxLocalElsewhereChecks=(\\d+)").matcher(out);
     assertTrue(m.find(), out);
     long retained = Long.parseLong(m.group(1));
     assertTrue(retained < 32L << 20, "the planned job retains " + retained + " bytes");
-    assertTrue(Long.parseLong(m.group(2)) < 32L << 20, "estimated " + m.group(2));
-    assertTrue(Integer.parseInt(m.group(4)) <= 2, "localElsewhere looked at " + m.group(4) + " hosts");
+    assertTrue(Long.parseLong(m.group(2)) < 128L << 20, "ten read placements hold " + m.group(2) + " bytes");
+    assertTrue(Long.parseLong(m.group(3)) < 32L << 20, "estimated " + m.group(3));
+    assertTrue(Integer.parseInt(m.group(5)) <= 2, "localElsewhere looked at " + m.group(5) + " hosts");
   }
 }
