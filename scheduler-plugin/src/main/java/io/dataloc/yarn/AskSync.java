@@ -175,13 +175,32 @@ final class AskSync {
     ctx.metrics().replans.incr();
   }
 
-  /** The maps the attempt asks for on each host (its node-level map asks). */
-  private static Map<String, Integer> demand(DatalocAppAttempt attempt, SchedulerRequestKey key) {
+  /**
+   * The maps the attempt asks for on each host the engine knows (its node-level map asks, counts
+   * above zero). The AM's asks may name any number of hosts (YARN keeps every name it was ever
+   * asked for): the walk is over the shorter of its asks and the engine's hosts, and only known
+   * hosts are copied, so a top-up costs at most the cluster's size here.
+   */
+  private Map<String, Integer> demand(DatalocAppAttempt attempt, SchedulerRequestKey key) {
     Map<String, Integer> demand = new HashMap<>();
     var allocator = attempt.getAppSchedulingInfo().getAppPlacementAllocator(key);
-    if (allocator != null) {
-      for (Map.Entry<String, ResourceRequest> e : allocator.getResourceRequests().entrySet()) {
-        demand.put(e.getKey(), e.getValue().getNumContainers());
+    if (allocator == null) {
+      return demand;
+    }
+    Map<String, ResourceRequest> asks = allocator.getResourceRequests();
+    var state = ctx.engine().state();
+    if (asks.size() <= state.hostCount()) {
+      asks.forEach((name, r) -> {
+        if (r.getNumContainers() > 0 && state.hostIndex(name) >= 0) {
+          demand.put(name, r.getNumContainers());
+        }
+      });
+    } else {
+      for (int h = 0; h < state.hostCount(); h++) {
+        ResourceRequest r = asks.get(state.hostName(h));
+        if (r != null && r.getNumContainers() > 0) {
+          demand.put(state.hostName(h), r.getNumContainers());
+        }
       }
     }
     return demand;
