@@ -110,7 +110,7 @@ class ManyJobsTest {
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of(), topology, 8192, dir.resolve("many"))) {
       List<Job> jobs = submit(c, 64, 6, 100);
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
-      int rounds = drive(c, jobs, 3_000, 32 * 1024 / 10);
+      int rounds = drive(c, jobs, 3_000, 4 * 1024); // 0.1 of 32 GB, rounded up to whole 1-GB allocations
       assertTrue(rounds > 0, "every job finished: " + describe(jobs));
       for (Job j : jobs) {
         c.rm.waitForState(j.app.getApplicationId(), RMAppState.FINISHED);
@@ -140,7 +140,7 @@ class ManyJobsTest {
       int maxTaskNumbers = 0;
       for (int done = 0; done < total; done += 32) {
         List<Job> wave = submit(c, Math.min(32, total - done), 3, done);
-        assertTrue(drive(c, wave, 2_000, 32 * 1024 / 10) > 0, "wave at " + done + ": " + describe(wave));
+        assertTrue(drive(c, wave, 2_000, 4 * 1024) > 0, "wave at " + done + ": " + describe(wave));
         for (Job j : wave) {
           c.rm.waitForState(j.app.getApplicationId(), RMAppState.FINISHED);
         }

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
@@ -95,11 +96,21 @@ public final class Workload {
       }
       InetSocketAddress[] favored = pick.stream().map(dataNodes::get).toArray(InetSocketAddress[]::new);
       Path p = new Path(dir, String.format(Locale.ROOT, "part-%03d", f));
-      try (FSDataOutputStream out = fs.create(p, FsPermission.getFileDefault(), true, 1 << 16, (short) 2, blockBytes,
-          null, favored)) {
-        for (long left = blockBytes; left > 0; left -= page.length) {
-          out.write(page, 0, (int) Math.min(page.length, left));
+      // Favored nodes are hints: HDFS may put a replica elsewhere (a node busy at that moment), and
+      // then two runs of one seed would not read the same input. The file is written again until
+      // its replicas are where the seed says (a few tries), else a warning names it.
+      Set<String> placed = Set.of();
+      for (int attempt = 0; attempt < 5 && !placed.equals(Set.copyOf(pick)); attempt++) {
+        try (FSDataOutputStream out = fs.create(p, FsPermission.getFileDefault(), true, 1 << 16, (short) 2, blockBytes,
+            null, favored)) {
+          for (long left = blockBytes; left > 0; left -= page.length) {
+            out.write(page, 0, (int) Math.min(page.length, left));
+          }
         }
+        placed = hostsOf(fs, p);
+      }
+      if (!placed.equals(Set.copyOf(pick))) {
+        System.out.println("WORKLOAD-INPUT-WARNING " + p.getName() + " is on " + placed + ", not on " + pick);
       }
       for (BlockLocation b : fs.getFileBlockLocations(p, 0, Long.MAX_VALUE)) {
         for (String h : b.getHosts()) {
@@ -109,6 +120,15 @@ public final class Workload {
     }
     System.out.println("WORKLOAD-INPUT files=" + files + " block-mb=" + (blockBytes >> 20) + " placement=" + placement
         + " replicas-per-host=" + perHost);
+  }
+
+  /** The hosts holding a replica of any block of the file. */
+  private static Set<String> hostsOf(DistributedFileSystem fs, Path p) throws java.io.IOException {
+    Set<String> hosts = new java.util.TreeSet<>();
+    for (BlockLocation b : fs.getFileBlockLocations(p, 0, Long.MAX_VALUE)) {
+      hosts.addAll(List.of(b.getHosts()));
+    }
+    return hosts;
   }
 
   private static Map<String, InetSocketAddress> awaitDataNodes(DistributedFileSystem fs, int hosts) throws Exception {

@@ -103,7 +103,8 @@ public final class DatalocConfiguration {
       "most engine tasks built from one job's asks at a time (the AM's ask count never sizes anything)");
   public static final Key AM_RESOURCE_PERCENT = new Key("maximum-am-resource-percent", "0.1", "0 < p <= 1",
       "share of the cluster's memory (the dominant share of memory and vcores with resource-calculator dominant) that "
-          + "ApplicationMasters may hold (one AM is always admitted)");
+          + "ApplicationMasters may hold, rounded up to a multiple of the minimum allocation as the CapacityScheduler "
+          + "rounds it (one AM is always admitted)");
   public static final Key AM_PLACEMENT_WAIT = new Key("am.placement-wait-ms", "0", "0..600000 (0: first fit)",
       "an ApplicationMaster declines room on a node whose data live maps need more than a node with room has, for at "
           + "most this long, then takes any room");
