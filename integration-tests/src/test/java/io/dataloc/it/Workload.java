@@ -45,8 +45,10 @@ import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
  *
  * <ul>
  *   <li>{@code write DIR FILES BLOCK_MB spread|hot SEED HOSTS}: FILES one-block files, two replicas
- *       each, placed through HDFS's favored nodes: {@code spread} on two hosts drawn at random;
- *       {@code hot} on node1 and node3 (popular data; one per rack), one file in six spread.
+ *       each, placed through HDFS's favored nodes: {@code spread} on two hosts of two racks drawn
+ *       at random; {@code hot} on node1 and node3 (popular data; one per rack), one file in six
+ *       spread. A file is written again (up to five tries) until its replicas are where the seed
+ *       says, so runs of one seed read the same input.
  *   <li>{@code run DIR JOBS SEED MEAN_GAP_S CSV LABEL}: JOBS jobs with exponential gaps of mean
  *       MEAN_GAP_S seconds; sizes heavy-tailed as in the Facebook trace of the delay-scheduling
  *       paper, scaled down (half of the jobs 1–2 maps, most of the rest 4–8, one in ten 16); each
@@ -75,6 +77,10 @@ public final class Workload {
   static void write(DistributedFileSystem fs, Path dir, int files, long blockBytes, String placement, long seed,
       int hosts) throws Exception {
     Map<String, InetSocketAddress> dataNodes = awaitDataNodes(fs, hosts);
+    Map<String, String> racks = new HashMap<>();
+    for (DatanodeInfo d : fs.getDataNodeStats(HdfsConstants.DatanodeReportType.LIVE)) {
+      racks.put(d.getHostName(), d.getNetworkLocation());
+    }
     List<String> names = new ArrayList<>(new TreeMap<>(dataNodes).keySet());
     SplittableRandom rnd = new SplittableRandom(seed);
     byte[] line = "0123456789abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz012\n"
@@ -90,9 +96,14 @@ public final class Workload {
       if (placement.equals("hot") && f % 6 != 5) {
         pick = List.of(names.get(0), names.get(2)); // one host on each rack, as HDFS's rack rule wants
       } else {
-        int a = rnd.nextInt(names.size());
-        int b = (a + 1 + rnd.nextInt(names.size() - 1)) % names.size();
-        pick = List.of(names.get(a), names.get(b));
+        // Two hosts on two racks where there are two: HDFS puts the second replica on another rack
+        // than the first whatever the favored nodes say.
+        String a = names.get(rnd.nextInt(names.size()));
+        List<String> others = names.stream().filter(n -> !racks.get(n).equals(racks.get(a))).toList();
+        if (others.isEmpty()) {
+          others = names.stream().filter(n -> !n.equals(a)).toList();
+        }
+        pick = List.of(a, others.get(rnd.nextInt(others.size())));
       }
       InetSocketAddress[] favored = pick.stream().map(dataNodes::get).toArray(InetSocketAddress[]::new);
       Path p = new Path(dir, String.format(Locale.ROOT, "part-%03d", f));
@@ -112,21 +123,32 @@ public final class Workload {
       if (!placed.equals(Set.copyOf(pick))) {
         System.out.println("WORKLOAD-INPUT-WARNING " + p.getName() + " is on " + placed + ", not on " + pick);
       }
-      for (BlockLocation b : fs.getFileBlockLocations(p, 0, Long.MAX_VALUE)) {
-        for (String h : b.getHosts()) {
-          perHost.merge(h, 1, Integer::sum);
-        }
+      for (String h : placed) {
+        perHost.merge(h, 1, Integer::sum); // one block per file
       }
     }
     System.out.println("WORKLOAD-INPUT files=" + files + " block-mb=" + (blockBytes >> 20) + " placement=" + placement
         + " replicas-per-host=" + perHost);
   }
 
-  /** The hosts holding a replica of any block of the file. */
-  private static Set<String> hostsOf(DistributedFileSystem fs, Path p) throws java.io.IOException {
+  /**
+   * The hosts holding a replica of any block of the file, once the NameNode knows of both replicas
+   * of every block (a DataNode reports a new replica a moment after the file is closed), or what it
+   * knows after ten seconds.
+   */
+  private static Set<String> hostsOf(DistributedFileSystem fs, Path p) throws Exception {
     Set<String> hosts = new java.util.TreeSet<>();
-    for (BlockLocation b : fs.getFileBlockLocations(p, 0, Long.MAX_VALUE)) {
-      hosts.addAll(List.of(b.getHosts()));
+    for (int i = 0; i < 100; i++) {
+      hosts.clear();
+      boolean complete = true;
+      for (BlockLocation b : fs.getFileBlockLocations(p, 0, Long.MAX_VALUE)) {
+        hosts.addAll(List.of(b.getHosts()));
+        complete &= b.getHosts().length >= 2;
+      }
+      if (complete) {
+        break;
+      }
+      Thread.sleep(100);
     }
     return hosts;
   }
