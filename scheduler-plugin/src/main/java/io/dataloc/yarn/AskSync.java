@@ -136,12 +136,7 @@ final class AskSync {
     }
     DatalocConfiguration.Settings settings = ctx.settings();
     if (a.waiting()) {
-      long waited = (System.nanoTime() - a.since) / 1_000_000;
-      if (waited <= settings.readTimeoutMs() + 2 * settings.planBudgetMs()) {
-        return;
-      }
-      ctx.metrics().placementFailures.incr();
-      ctx.apps().goOnline(a, "placement or plan took longer than " + waited + " ms");
+      return; // its plan, or the pipeline's timeout (PlacementPipeline.overdue), decides what comes next
     }
     DecisionEngine engine = ctx.engine();
     int wanted = attempt == null ? 0 : containers.mapsWanted(attempt, key);

@@ -41,8 +41,6 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   final long submittedNanos = System.nanoTime();
   /** The nodes the engine knew when its placement read began (ids at or above are unknown to it). */
   int hostsAtRead;
-  /** When its placement read began (System.nanoTime): read and plan together are timed from here. */
-  long since = System.nanoTime();
   /** The replay of its MapReduce AM's container-to-task rule, while planned (else null). */
   AmReplay am;
   /** When its AM was first declined by {@link AmSites} (System.nanoTime), or null while it is not waiting. */
@@ -89,7 +87,6 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   void startReading() {
     require(phase == Phase.ONLINE && !everPlanned && !jobCreated, "startReading");
     everPlanned = true;
-    since = System.nanoTime();
     phase = Phase.READING;
   }
 

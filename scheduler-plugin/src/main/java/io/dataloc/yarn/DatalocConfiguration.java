@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
@@ -201,22 +202,17 @@ public final class DatalocConfiguration {
     } catch (IllegalArgumentException e) {
       throw new java.io.IOException("refused: " + e.getMessage(), e);
     }
-    if (next.dominantResources() != current.dominantResources()) {
-      throw startOnly(RESOURCE_CALCULATOR);
-    }
-    // The placement threads and their queue are made at start.
-    if (next.bounds().placementThreads() != current.bounds().placementThreads()) {
-      throw startOnly(PLACEMENT_THREADS);
-    }
-    if (next.bounds().maxWaiting() != current.bounds().maxWaiting()) {
-      throw startOnly(PLACEMENT_MAX_WAITING);
+    // The calculator, the placement threads and their queue are made at start.
+    Map<Key, Boolean> changed = Map.of(RESOURCE_CALCULATOR, next.dominantResources() != current.dominantResources(),
+        PLACEMENT_THREADS, next.bounds().placementThreads() != current.bounds().placementThreads(),
+        PLACEMENT_MAX_WAITING, next.bounds().maxWaiting() != current.bounds().maxWaiting());
+    for (Map.Entry<Key, Boolean> e : changed.entrySet()) {
+      if (e.getValue()) {
+        throw new java.io.IOException("refused: " + e.getKey().fullName()
+            + " is read at start only (restart the ResourceManager to change it)");
+      }
     }
     return next;
-  }
-
-  private static java.io.IOException startOnly(Key k) {
-    return new java.io.IOException("refused: " + k.fullName()
-        + " is read at start only (restart the ResourceManager to change it)");
   }
 
   /**

@@ -1,14 +1,12 @@
 package io.dataloc.yarn;
 
 import io.dataloc.core.am.AmReplay;
-import io.dataloc.core.engine.Admission;
 import io.dataloc.core.engine.BudgetedPlanner;
 import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.PlanApplication;
 import io.dataloc.core.engine.PlanHosts;
 import io.dataloc.core.engine.PlanInput;
 import io.dataloc.core.model.Assignment;
-import io.dataloc.core.model.Problem;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,8 +25,6 @@ import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
-import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
-import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,14 +33,12 @@ import org.slf4j.LoggerFactory;
  * thread — the read on one of {@code placement.threads} threads, interrupted at {@code
  * placement.read-timeout-ms}; then the plan, one job at a time (so each sees the last one's tasks
  * queued), within {@code plan.budget-ms} (the fallback assigner past it); then the plan enters the
- * engine {@value #APPLY_CHUNK} tasks per hold of the scheduler's monitor. A job that finds the
+ * engine {@value PlanEntry#APPLY_CHUNK} tasks per hold of the scheduler's monitor. A job that finds the
  * read or plan queue full ({@code placement.max-waiting}), whose read fails or times out, or whose
  * plan fails, is served from its asks; nothing else is affected.
  */
 final class PlacementPipeline {
   private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
-  /** Tasks of a plan entered into the engine per hold of the lock. */
-  static final int APPLY_CHUNK = 1_000;
 
   private final SchedulerContext ctx;
   private final ClusterRoom room;
@@ -313,20 +307,10 @@ final class PlacementPipeline {
     }
     // The plan enters the engine a chunk at a time, the lock released in between, so a job of any
     // size holds the lock for at most one chunk; its maps are served once all are in.
-    Applied applied = new Applied(a, placement, input.problem(), planned, am, prepared);
+    PlanEntry applied = new PlanEntry(ctx, a, placement, input.problem(), planned, am, prepared);
     while (applied.more() && ifStill(a, DatalocApp.Phase.PLANNING, "plan: apply", applied::chunk)) {
       // one chunk per hold of the monitor
     }
-  }
-
-  /** The engine's id of the rack named {@code name}, or -1 if no node is on it. {@code O(racks)}. */
-  private static int rackId(DecisionEngine engine, String name) {
-    for (int r = 0; r < engine.state().rackCount(); r++) {
-      if (engine.state().rackName(r).equals(name)) {
-        return r;
-      }
-    }
-    return -1;
   }
 
   /** Checks the job still waits for a plan and snapshots the hosts; null if it is served from its asks. */
@@ -365,115 +349,10 @@ final class PlacementPipeline {
           racks[h] = engine.state().rackOf(h);
         }
         return new Snapshot(hosts, engine.state().taskCount(), engine.state().liveTasks(), engine.state().capacity(),
-            racks, rackId(engine, NetworkTopology.DEFAULT_RACK));
+            racks, PlanEntry.rackId(engine, NetworkTopology.DEFAULT_RACK));
       } finally {
         ctx.holds().exit("plan: problem");
       }
     }
-  }
-
-  /** A plan entering the engine, one chunk per call under the monitor. */
-  private final class Applied {
-    private final DatalocApp a;
-    private final PlacementReader.Placement placement;
-    private final Problem problem;
-    private final BudgetedPlanner.Result planned;
-    private final AmReplay am;
-    private final PlanApplication prepared;
-    private boolean done;
-
-    Applied(DatalocApp a, PlacementReader.Placement placement, Problem problem, BudgetedPlanner.Result planned,
-        AmReplay am, PlanApplication prepared) {
-      this.a = a;
-      this.placement = placement;
-      this.problem = problem;
-      this.planned = planned;
-      this.am = am;
-      this.prepared = prepared;
-    }
-
-    boolean more() {
-      return !done;
-    }
-
-    void chunk() {
-      DecisionEngine engine = ctx.engine();
-      if (prepared == null) {
-        done = true;
-        ctx.metrics().plansFailed.incr();
-        ctx.apps().goOnline(a, "planning failed or exceeded its budget");
-        return;
-      }
-      a.jobCreated = true;
-      boolean allIn = engine.applySome(prepared, APPLY_CHUNK);
-      engine.setPriority(a.jobId, ctx.applicationPriority(a.id)); // the first chunk creates the job
-      if (!allIn) {
-        engine.setParked(a.jobId, true); // until it is all in and its asks are looked at
-        return;
-      }
-      done = true;
-      Admission adm = prepared.admission();
-      a.plan = adm.plan();
-      a.guard = io.dataloc.core.am.PlanGuard.of(problem, planned.plan(), ctx.settings().nodeDelay());
-      a.planner = planned.planner();
-      a.planMillis = planned.millis();
-      a.tasks = placement.hosts().tasks();
-      a.am = am;
-      a.planned();
-      replayEarly(a);
-      ctx.apps().markDirty(a.id); // its asks decide whether it runs now
-      ctx.metrics().plansMade.incr();
-      ctx.metrics().lastPlanMillis.set(Math.round(planned.millis()));
-      ctx.metrics().lastPlanMakespan.set(adm.plan().makespan());
-      ctx.metrics().lastPlanLowerBound.set(adm.plan().lowerBound());
-      LOG.info("Dataloc planned {} ({} maps from {}) with {} in {} ms: makespan {} (lower bound {}), {} local",
-          a.id, a.tasks, a.source, planned.planner(), String.format("%.1f", planned.millis()),
-          adm.plan().makespan() / 1000.0, adm.plan().lowerBound() / 1000.0, adm.plan().local());
-    }
-  }
-
-  /**
-   * The plan has just entered the engine (under the lock): the maps served from the job's asks
-   * while it was read and planned are tied to their tasks by replaying them, in the order they
-   * were handed out, through the AM's rule. Each such task leaves its queue and runs where its
-   * container is (or is done, if its container has ended); a task whose host the engine does not
-   * know is dropped from the plan. Without the AM's order (another application type) or past the
-   * bound, nothing is tied: the engine then holds tasks the AM has already run, and drops them
-   * once the AM stops asking for maps.
-   */
-  private void replayEarly(DatalocApp a) {
-    if (a.early.isEmpty() && !a.earlyOverflow) {
-      return;
-    }
-    DecisionEngine engine = ctx.engine();
-    int served = a.early.size();
-    int tied = 0;
-    if (a.am != null && !a.earlyOverflow) {
-      DatalocAppAttempt attempt = ctx.currentAttempt(a.id);
-      for (DatalocApp.EarlyMap e : a.early) {
-        int host = engine.state().hostIndex(e.host());
-        int index = a.am.take(host, host < 0 ? rackId(engine, e.rack()) : engine.state().rackOf(host));
-        if (index < 0) {
-          continue;
-        }
-        int task = engine.task(a.jobId, index);
-        if (!engine.startedOutside(task, engine.state().hostIndex(e.host()))) {
-          engine.dropPending(task);
-          continue;
-        }
-        RMContainer c = attempt == null ? null : attempt.getRMContainer(e.container());
-        if (c != null && c.getState() != RMContainerState.COMPLETED) {
-          ctx.apps().tie(e.container(), task);
-        } else {
-          engine.taskFinished(task);
-        }
-        tied++;
-      }
-    }
-    ctx.metrics().mapsTiedToPlan.incr(tied);
-    LOG.info("Dataloc: {} map containers of {} were served from its asks before its plan; {} tied to their tasks",
-        a.earlyOverflow ? "more than " + served : served, a.id, tied);
-    a.early.clear();
-    a.earlyOverflow = false;
   }
 }
