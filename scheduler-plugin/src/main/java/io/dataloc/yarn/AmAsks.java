@@ -52,7 +52,7 @@ final class AmAsks {
     if (!room.amFits(size)) {
       return Fit.OVER_LIMIT;
     }
-    if (SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG) || !room.fits(node, size)
+    if (SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG) || !room.sizes().fits(node, size)
         || attempt.levelFor(key, node) == null) {
       return Fit.NOT_HERE;
     }

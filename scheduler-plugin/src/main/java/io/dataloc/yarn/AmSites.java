@@ -63,7 +63,7 @@ final class AmSites {
     int least = Integer.MAX_VALUE;
     for (FiCaSchedulerNode n : nodes.getAllNodes()) {
       int h = s.hostIndex(n.getNodeName());
-      if (h >= 0 && s.alive(h) && !NodeEvents.decommissioning(n) && !ClusterRoom.labelled(n) && room.fits(n, am)) {
+      if (h >= 0 && s.alive(h) && !EngineNodes.decommissioning(n) && !NodeSizes.labelled(n) && room.sizes().fits(n, am)) {
         least = Math.min(least, s.demand(h));
       }
     }

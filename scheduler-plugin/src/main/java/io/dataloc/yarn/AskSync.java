@@ -1,9 +1,5 @@
 package io.dataloc.yarn;
 
-import io.dataloc.core.am.AskDeltas;
-import io.dataloc.core.am.AskReconciler;
-import io.dataloc.core.engine.DecisionEngine;
-import io.dataloc.core.engine.JobState;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -20,7 +16,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the engine true to what applications ask: YARN owns the asks; at each heartbeat the
  * applications whose asks changed are reconciled — a job asking for no maps is parked, and the
- * delta {@link AskReconciler} computes from its map asks and its pending tasks is applied. On the
+ * delta {@link io.dataloc.core.am.AskReconciler} computes from its map asks and its pending tasks is applied. On the
  * AM's side ({@link #received}, an AM handler thread, no monitor): asks that forbid relaxing
  * locality are noted, and stale map counts corrected.
  */
@@ -30,18 +26,20 @@ final class AskSync {
   private final SchedulerContext ctx;
   private final Containers containers;
   private final OtherWork otherWork;
+  private final JobAsks jobAsks;
   /** Applications that sent a map ask with relaxLocality false (written by allocate, read under the lock). */
   private final Set<ApplicationId> strictAsks = ConcurrentHashMap.newKeySet();
 
-  AskSync(SchedulerContext ctx, Containers containers, OtherWork otherWork) {
+  AskSync(SchedulerContext ctx, JobAsks jobAsks, Containers containers, OtherWork otherWork) {
     this.ctx = ctx;
+    this.jobAsks = jobAsks;
     this.containers = containers;
     this.otherWork = otherWork;
   }
 
   /** New asks of an attempt, before YARN records them (under the attempt's monitor, not the scheduler's). */
   void received(DatalocAppAttempt attempt, List<ResourceRequest> asks) {
-    if (forbidsRelaxing(asks)) {
+    if (forbidsRelaxing(asks, ctx.settings().mapPriority())) {
       strictAsks.add(attempt.getApplicationId());
     }
     correctStaleMapAsks(asks, attempt);
@@ -57,8 +55,7 @@ final class AskSync {
    * relaxLocality false (a node-level one restricts nothing: YARN reads the flag of the level
    * relaxed to).
    */
-  private boolean forbidsRelaxing(List<ResourceRequest> asks) {
-    int mapPriority = ctx.settings().mapPriority();
+  static boolean forbidsRelaxing(java.util.Collection<ResourceRequest> asks, int mapPriority) {
     for (ResourceRequest r : asks) {
       if (!r.getRelaxLocality() && r.getNumContainers() > 0 && r.getPriority() != null
           && r.getPriority().getPriority() == mapPriority && !isNodeLevel(r.getResourceName())) {
@@ -124,50 +121,10 @@ final class AskSync {
     }
   }
 
-  /**
-   * Keeps the engine's pending maps of a job true to the application's live asks: parks the job
-   * while it asks for none, and applies the delta {@link AskReconciler} computes from the asks and
-   * the job's pending tasks (the rule, planned and online, is stated and tested there).
-   */
+  /** The engine kept true to the attempt's map asks ({@link JobAsks#reconcile}). */
   void reconcile(DatalocApp a, DatalocAppAttempt attempt, SchedulerRequestKey key) {
-    DatalocApp.Phase phase = a.phase();
-    if (phase == DatalocApp.Phase.PLANNING && a.jobCreated) {
-      return; // its plan is entering the engine
-    }
-    DatalocConfiguration.Settings settings = ctx.settings();
-    if (a.waiting()) {
-      return; // its plan, or the pipeline's timeout (PlacementPipeline.overdue), decides what comes next
-    }
-    DecisionEngine engine = ctx.engine();
     int wanted = attempt == null ? 0 : containers.mapsWanted(attempt, key);
-    if (a.jobCreated) {
-      // Not asking now: its tasks wait where they are until the application asks again.
-      engine.setParked(a.jobId, wanted <= 0 || attempt == null || attempt.isStopped());
-    }
-    if (key != null) {
-      a.sawMaps = true;
-    }
-    if (!a.sawMaps) {
-      return;
-    }
-    // The count is kept by the engine; the list (a walk over the job's tasks) only when needed.
-    JobState job = a.jobCreated ? engine.job(a.jobId) : null;
-    int pendingCount = job == null ? 0 : job.pending();
-    int bound = settings.bounds().onlineMaxPending();
-    boolean planned = a.phase() == DatalocApp.Phase.PLANNED;
-    AskReconciler.Delta delta = planned
-        ? AskReconciler.planned(key != null, wanted, pendingCount, a.tasks, bound)
-        : AskReconciler.online(key != null, wanted, pendingCount, bound);
-    if (delta.isNone()) {
-      return;
-    }
-    AskDeltas.apply(engine, a.jobId, a.user, delta, () -> demand(attempt, key));
-    if (delta.add() > 0 && !planned) {
-      a.jobCreated = true;
-      engine.setPriority(a.jobId, ctx.applicationPriority(a.id));
-      return; // an online job's tasks following its asks is no re-plan
-    }
-    ctx.metrics().replans.incr();
+    jobAsks.reconcile(a, key != null, wanted, attempt == null || attempt.isStopped(), () -> demand(attempt, key));
   }
 
   /**

@@ -1,12 +1,10 @@
 package io.dataloc.yarn;
 
-import io.dataloc.core.engine.DecisionEngine;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.NodeId;
@@ -28,6 +26,7 @@ final class ClusterRoom {
   private final ResourceCalculator calculator;
   private final Supplier<Resource> minimumAllocation;
   private final Supplier<DatalocConfiguration.Settings> settings;
+  private final NodeSizes sizes;
   private final Resource used = Resource.newInstance(0, 0);
   /** ApplicationMaster containers we allocated (or recovered) and still count against the AM limit. */
   private final Map<ContainerId, Resource> amContainers = new HashMap<>();
@@ -37,12 +36,18 @@ final class ClusterRoom {
   /** The cluster's free resource as of the last change, for AMs' headroom (read without the lock). */
   private volatile Resource free = Resources.none();
 
-  ClusterRoom(ClusterNodeTracker<FiCaSchedulerNode> nodes, ResourceCalculator calculator,
+  ClusterRoom(ClusterNodeTracker<FiCaSchedulerNode> nodes, NodeSizes sizes, ResourceCalculator calculator,
       Supplier<Resource> minimumAllocation, Supplier<DatalocConfiguration.Settings> settings) {
     this.nodes = nodes;
     this.calculator = calculator;
     this.minimumAllocation = minimumAllocation;
     this.settings = settings;
+    this.sizes = sizes;
+  }
+
+  /** How many containers of a size the nodes hold. */
+  NodeSizes sizes() {
+    return sizes;
   }
 
   ResourceCalculator calculator() {
@@ -177,24 +182,9 @@ final class ClusterRoom {
     return (a + b - 1) / b;
   }
 
-  boolean fits(FiCaSchedulerNode node, Resource r) {
-    return Resources.fitsIn(calculator, r, node.getUnallocatedResource());
-  }
-
-  /**
-   * Dataloc serves the default partition only (its queue may use no node label, so the RM refuses
-   * asks that name one): a node an administrator puts in a labelled partition gets no containers
-   * and no maps are planned on it, as the CapacityScheduler keeps an exclusive partition's nodes
-   * from asks without its label.
-   */
-  static boolean labelled(FiCaSchedulerNode node) {
-    String p = node.getPartition();
-    return p != null && !p.isEmpty();
-  }
-
   /** Keeps the labelled-node index true to the node's partition; whether the node is labelled. */
   boolean indexPartition(FiCaSchedulerNode node) {
-    if (labelled(node)) {
+    if (NodeSizes.labelled(node)) {
       labelledNodes.add(node.getNodeID());
       return true;
     }
@@ -204,43 +194,5 @@ final class ClusterRoom {
 
   void nodeRemoved(NodeId id) {
     labelledNodes.remove(id);
-  }
-
-  /** How many maps a node may run at once: none in a labelled partition. */
-  int mapSlotsAtMost(FiCaSchedulerNode node) {
-    return labelled(node) ? 0 : slots(node);
-  }
-
-  /** Containers of the minimum allocation the node holds (memory, or memory and vcores): at least one. */
-  int slots(FiCaSchedulerNode node) {
-    return (int) Math.max(1, Math.min(Integer.MAX_VALUE, minimumContainers(node.getTotalResource())));
-  }
-
-  long minimumContainers(Resource room) {
-    Resource min = minimumAllocation.get();
-    // A minimum allocation of 0 (the key allows it) counts in units of 1 MB and 1 vcore.
-    Resource unit = Resource.newInstance(Math.max(1, min.getMemorySize()), Math.max(1, min.getVirtualCores()));
-    return Math.max(0, calculator.computeAvailableContainers(room, unit));
-  }
-
-  /**
-   * How many of a job's maps each engine host runs at once: as many of its (normalized) map
-   * containers as the node holds; the engine's slots when the map size is unknown. Built without
-   * the scheduler's lock (the node tracker is thread-safe); applied under it (it reads the engine's
-   * host names and slots).
-   */
-  IntUnaryOperator jobSlots(Resource normalizedMap, Supplier<DecisionEngine> engine) {
-    if (normalizedMap == null) {
-      return h -> engine.get().state().slots(h);
-    }
-    Map<String, Resource> totals = new HashMap<>();
-    for (FiCaSchedulerNode n : nodes.getAllNodes()) {
-      totals.put(n.getNodeName(), n.getTotalResource());
-    }
-    return h -> {
-      Resource total = totals.get(engine.get().state().hostName(h));
-      return total == null ? engine.get().state().slots(h)
-          : (int) Math.min(Integer.MAX_VALUE, calculator.computeAvailableContainers(total, normalizedMap));
-    };
   }
 }

@@ -38,7 +38,7 @@ final class Containers {
   }
 
   boolean isMapKey(SchedulerRequestKey key) {
-    return key.getPriority().getPriority() == ctx.settings().mapPriority();
+    return ctx.settings().isMapKey(key);
   }
 
   /** The attempt's map request key, or null if it has none. */
@@ -60,7 +60,7 @@ final class Containers {
   RMContainer allocate(DatalocAppAttempt attempt, SchedulerRequestKey key, FiCaSchedulerNode node, NodeType type) {
     var pending = attempt.getPendingAsk(key, ResourceRequest.ANY);
     Resource capability = pending.getPerAllocationResource();
-    if (pending.getCount() <= 0 || !room.fits(node, capability)) {
+    if (pending.getCount() <= 0 || !room.sizes().fits(node, capability)) {
       return null;
     }
     ContainerId id = BuilderUtils.newContainerId(attempt.getApplicationAttemptId(), attempt.getNewContainerId());
@@ -103,23 +103,17 @@ final class Containers {
     room.amEnded(container.getId());
     Integer task = ctx.apps().untie(container.getId());
     if (task == null) {
+      if (a != null && a.waiting()) {
+        a.earlyEnded.add(container.getId()); // an early map's container, if it was one, is done
+      }
       return;
     }
     if (a != null) {
       ctx.faults().at(FaultInjector.COMPLETED, a.id);
     }
-    DecisionEngine engine = ctx.engine();
     boolean launched = rmContainer.getState() == RMContainerState.RUNNING
         || rmContainer.getState() == RMContainerState.COMPLETED;
-    if (!launched && (event == RMContainerEventType.RELEASED || event == RMContainerEventType.EXPIRE)) {
-      engine.taskFailed(task);
-      if (a != null && a.am != null) {
-        a.am.markPending(engine.state().indexInJob(task));
-      }
-    } else {
-      // Done, or failed: a failed map is retried by the AM under another priority; the slot is free.
-      engine.taskFinished(task);
-    }
+    TaskEnd.apply(ctx.engine(), a, task, launched, event);
   }
 
   /** Where an error met for an application goes ({@link Containment#fail}). */

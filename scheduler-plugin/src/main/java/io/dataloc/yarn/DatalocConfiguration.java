@@ -135,13 +135,25 @@ public final class DatalocConfiguration {
       "the highest priority each user or group may give an application (above it, submission and change are "
           + "refused), and the priority an application asking none gets (enforced with yarn.acl.enable)");
 
+  public static final Key CS_MAX_WAIT = new Key("cs.max-wait-ms", "3000", "0..600000 (0: never declined)",
+      "CapacityScheduler mode: how long a planned job's map key may decline nodes that its plan does not want "
+          + "without getting a container; past it the job takes what the CapacityScheduler offers until its next "
+          + "container");
+  public static final Key CS_QUEUES = new Key("cs.queues", "*", "* or leaf queue names or paths, comma-separated",
+      "CapacityScheduler mode: the queues whose jobs Dataloc plans (the others are scheduled as stock)");
+
+  /** Keys of the standalone scheduler only: inside the CapacityScheduler its own settings rule (refused there). */
+  public static final List<Key> STANDALONE_ONLY = List.of(ORDERING, AM_RESOURCE_PERCENT,
+      AM_PLACEMENT_WAIT, AM_ADMISSION, STARVATION, RESOURCE_CALCULATOR, ACL_SUBMIT, ACL_ADMINISTER, ACL_MAX_PRIORITY,
+      NODE_DELAY, RACK_DELAY);
+
   public static final List<Key> KEYS = List.of(ASSIGNER, FALLBACK_ASSIGNER, POLICY, ORDERING, COST_LOCAL, COST_RACK,
       COST_REMOTE, COST_CONGESTION, COST_LEARN_SAMPLES, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES,
       PLAN_BUDGET, PLAN_MAX_TASKS, SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
       MAX_HOSTS_PER_SPLIT, MAX_HOST_LENGTH, MAX_LISTING, MAX_JOB_CONF_BYTES, STAGING_ROOT, PLACEMENT_THREADS,
       PLACEMENT_MAX_WAITING, MAX_BYTES_IN_FLIGHT, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, AM_PLACEMENT_WAIT, AM_ADMISSION,
       STARVATION, RECOVERY, RESOURCE_CALCULATOR,
-      ACL_SUBMIT, ACL_ADMINISTER, ACL_MAX_PRIORITY);
+      ACL_SUBMIT, ACL_ADMINISTER, ACL_MAX_PRIORITY, CS_MAX_WAIT, CS_QUEUES);
 
   /** What a job's files may cost the ResourceManager before a byte of them is believed. */
   public record Bounds(long maxFileBytes, int maxSplits, int maxHostsPerSplit, int maxHostLength, int maxListing,
@@ -161,7 +173,17 @@ public final class DatalocConfiguration {
       long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed, Bounds bounds,
       long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds, long recoveryMs,
       int costLearnSamples, boolean dominantResources, String aclMaxPriority, long amPlacementWaitMs,
-      String amAdmission) {
+      String amAdmission, long csMaxWaitMs, Set<String> csQueues) {
+
+    /** Whether a request key is MapReduce's map key ({@code map-priority}; any allocation request id). */
+    public boolean isMapKey(org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey key) {
+      return key != null && key.getPriority() != null && key.getPriority().getPriority() == mapPriority;
+    }
+
+    /** Whether Dataloc plans the jobs of this leaf queue (named by its short name or its path). */
+    public boolean plansQueue(String leaf, String path) {
+      return csQueues.isEmpty() || csQueues.contains(leaf) || path != null && csQueues.contains(path);
+    }
 
     public EngineConfig engineConfig() {
       return new EngineConfig(policy, ordering, assigner, cost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
@@ -306,7 +328,40 @@ public final class DatalocConfiguration {
         amPermille, aclSubmit, aclAdminister, (int) range(conf, STARVATION, 0, 1_000_000),
         range(conf, RECOVERY, 0, 86_400_000), (int) range(conf, COST_LEARN_SAMPLES, 0, 1_000_000),
         dominant(conf), PriorityAcl.check(get(conf, ACL_MAX_PRIORITY)),
-        range(conf, AM_PLACEMENT_WAIT, 0, 600_000), amAdmission);
+        range(conf, AM_PLACEMENT_WAIT, 0, 600_000), amAdmission, range(conf, CS_MAX_WAIT, 0, 600_000), queues(conf));
+  }
+
+  /** {@code cs.queues}: empty for every queue ({@code *}). */
+  private static Set<String> queues(Configuration conf) {
+    String v = get(conf, CS_QUEUES).trim();
+    Set<String> out = new LinkedHashSet<>();
+    if (v.equals("*")) {
+      return Set.of();
+    }
+    for (String q : v.split(",")) {
+      String name = q.trim();
+      if (name.isEmpty() || name.equals("*") || name.length() > 1024 || !name.matches("[A-Za-z0-9_.\\-]+")) {
+        throw bad(CS_QUEUES, v, "allowed: " + CS_QUEUES.allowed());
+      }
+      out.add(name);
+    }
+    return Set.copyOf(out);
+  }
+
+  /**
+   * The settings a CapacityScheduler with Dataloc starts with: as {@link #atStart}, and no key of
+   * the standalone scheduler set (the CapacityScheduler's own settings rule there); else an error
+   * naming the key and the CapacityScheduler setting to use instead.
+   */
+  public static Settings insideCapacityScheduler(Configuration conf) {
+    for (Key k : STANDALONE_ONLY) {
+      if (conf.get(k.fullName()) != null) {
+        throw new org.apache.hadoop.yarn.exceptions.YarnRuntimeException("Dataloc cannot start inside the "
+            + "CapacityScheduler: " + k.fullName() + " is a setting of the standalone scheduler only (the "
+            + "CapacityScheduler's own queue settings decide this there); remove it");
+      }
+    }
+    return atStart(conf);
   }
 
   private static boolean dominant(Configuration conf) {

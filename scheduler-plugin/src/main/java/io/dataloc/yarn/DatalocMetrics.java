@@ -39,6 +39,10 @@ public class DatalocMetrics {
   MutableCounterLong mapsBeforePlan;
   @Metric("Of those, maps tied to their task by the AM replay when the plan came")
   MutableCounterLong mapsTiedToPlan;
+  @Metric("CapacityScheduler mode: placement components attached to a request key (any key, any application)")
+  MutableCounterLong csAttaches;
+  @Metric("CapacityScheduler mode: planned jobs whose vetoes ended after cs.max-wait-ms without a map container")
+  MutableCounterLong csFallbacks;
   @Metric("Time of the last plan, ms") MutableGaugeLong lastPlanMillis;
   @Metric("Makespan of the last plan, thousandths of a cost unit") MutableGaugeLong lastPlanMakespan;
   @Metric("Lower bound of the last plan, thousandths of a cost unit") MutableGaugeLong lastPlanLowerBound;
@@ -131,6 +135,14 @@ public class DatalocMetrics {
 
   public long mapsTiedToPlan() {
     return mapsTiedToPlan.value();
+  }
+
+  public long csAttaches() {
+    return csAttaches.value();
+  }
+
+  public long csFallbacks() {
+    return csFallbacks.value();
   }
 
   public long placementBytesInFlight() {

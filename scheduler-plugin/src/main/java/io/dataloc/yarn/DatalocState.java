@@ -1,23 +1,27 @@
 package io.dataloc.yarn;
 
 import io.dataloc.core.engine.DecisionEngine;
-import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
 
 /**
- * The state the scheduler's parts share ({@link SchedulerContext}): the engine and the settings
+ * The state the plan service's parts share ({@link SchedulerContext}): the engine and the settings
  * (each replaced whole by a refresh or a recovery), the registry, the metrics, the application
- * blamed for an error, and the lock every part takes — the scheduler's monitor.
+ * blamed for an error, and the plan lock every part takes — the standalone scheduler's monitor,
+ * or a leaf lock of its own inside the CapacityScheduler.
  */
 final class DatalocState implements SchedulerContext {
   private final Object lock;
   private final LockHolds holds = new LockHolds();
   private final AppRegistry registry;
-  private final Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>> applications;
   private final RMContext rmContext;
   private final DatalocMetrics metrics;
+  private final Function<ApplicationId, DatalocAppAttempt> attempts;
+  private final ToIntFunction<ApplicationId> priorities;
+  private final int declinesPerNode;
   private volatile DatalocConfiguration.Settings settings;
   private volatile FaultInjector faults = FaultInjector.NONE;
   /** Guarded by the lock. */
@@ -26,23 +30,31 @@ final class DatalocState implements SchedulerContext {
   private ApplicationId working;
   /** Set once, when the parts are wired. */
   private Containment containment;
-  private OtherWork otherWork;
+  private Consumer<ApplicationId> otherWork = id -> {};
 
+  /**
+   * @param attempts an application's current attempt (the standalone scheduler's; null elsewhere)
+   * @param priorities an application's priority as YARN holds it
+   * @param timeBoundedDeclines the front end bounds a plan's declines in time, not per node
+   */
   DatalocState(Object lock, DatalocConfiguration.Settings settings, DatalocMetrics metrics, RMContext rmContext,
-      Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>> applications) {
+      Function<ApplicationId, DatalocAppAttempt> attempts, ToIntFunction<ApplicationId> priorities,
+      boolean timeBoundedDeclines) {
     this.lock = lock;
     this.settings = settings;
     this.metrics = metrics;
     this.rmContext = rmContext;
-    this.applications = applications;
-    this.registry = new AppRegistry(this::engine, id -> otherWork.add(id));
+    this.attempts = attempts;
+    this.priorities = priorities;
+    this.declinesPerNode = timeBoundedDeclines ? Integer.MAX_VALUE : -1;
+    this.registry = new AppRegistry(this::engine, id -> otherWork.accept(id));
     this.engine = new DecisionEngine(settings.engineConfig());
   }
 
-  /** The parts the state itself calls on: whether degraded, and the walk told of applications gone online. */
-  void wire(Containment c, OtherWork w) {
+  /** The parts the state itself calls on: whether degraded, and who is told of applications gone online. */
+  void wire(Containment c, Consumer<ApplicationId> mayHaveOtherWork) {
     containment = c;
-    otherWork = w;
+    otherWork = mayHaveOtherWork;
   }
 
   void engine(DecisionEngine e) {
@@ -55,6 +67,10 @@ final class DatalocState implements SchedulerContext {
 
   void faults(FaultInjector f) {
     faults = f == null ? FaultInjector.NONE : f;
+  }
+
+  Containment containment() {
+    return containment;
   }
 
   @Override
@@ -74,16 +90,11 @@ final class DatalocState implements SchedulerContext {
   @Override public AppRegistry apps() { return registry; }
   @Override public void working(ApplicationId id) { working = id; }
   @Override public boolean degraded() { return containment.degraded(); }
+  @Override public DatalocAppAttempt currentAttempt(ApplicationId id) { return attempts.apply(id); }
+  @Override public int applicationPriority(ApplicationId id) { return priorities.applyAsInt(id); }
 
   @Override
-  public DatalocAppAttempt currentAttempt(ApplicationId id) {
-    SchedulerApplication<DatalocAppAttempt> app = applications.get(id);
-    return app == null ? null : app.getCurrentAppAttempt();
-  }
-
-  @Override
-  public int applicationPriority(ApplicationId id) {
-    SchedulerApplication<DatalocAppAttempt> app = applications.get(id);
-    return app == null || app.getPriority() == null ? 0 : app.getPriority().getPriority();
+  public int declinesPerNode() {
+    return declinesPerNode < 0 ? settings.nodeDelay() : declinesPerNode;
   }
 }

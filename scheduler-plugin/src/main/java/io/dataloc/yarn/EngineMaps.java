@@ -88,7 +88,7 @@ final class EngineMaps {
       if (SchedulerAppUtils.isPlaceBlacklisted(attempt, node, LOG)) {
         return MapService.Refusal.BLACKLISTED;
       }
-      if (!room.fits(node, attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource())) {
+      if (!room.sizes().fits(node, attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource())) {
         // This job's maps are larger than what the node has left (the engine counts slots of the
         // minimum allocation): the task stays where the plan put it.
         return MapService.Refusal.TOO_LARGE;

@@ -11,7 +11,10 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
  * before any application's work: {@code app} is null), {@link #READ} (its placement read is
  * about to start, on a placement thread) and {@link #PLAN} (its placement, read, is about to be
  * planned, on the plan thread): the two sites called without the scheduler's lock, where a test
- * may also wait, as a slow file system or a long plan would.
+ * may also wait, as a slow file system or a long plan would. Inside the CapacityScheduler:
+ * {@link #PRECHECK} (whether a node goes to its map key) and {@link #COMMIT} (a map container of
+ * its being committed), besides {@link #RECONCILE}; the placement component's own code between
+ * YARN and the plan service fails at {@link #ALLOCATOR} (the site names the method).
  */
 @FunctionalInterface
 public interface FaultInjector {
@@ -23,6 +26,10 @@ public interface FaultInjector {
   String HEARTBEAT = "heartbeat";
   String READ = "read";
   String PLAN = "plan";
+  String PRECHECK = "precheck";
+  String COMMIT = "commit";
+  /** Prefix of the placement component's sites: {@code allocator:precheckNode}, {@code allocator:allocate}, .... */
+  String ALLOCATOR = "allocator:";
 
   FaultInjector NONE = (site, app) -> {};
 

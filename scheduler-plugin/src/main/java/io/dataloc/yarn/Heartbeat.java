@@ -71,8 +71,8 @@ final class Heartbeat {
       holds.mark("hb: reconcile asks");
       otherWork.sweep();
     }
-    boolean closed = NodeEvents.decommissioning(node) || ClusterRoom.labelled(node);
-    for (int n = 0; n < MAX_CONTAINERS && !closed && room.fits(node, minimumAllocation.get()); n++) {
+    boolean closed = EngineNodes.decommissioning(node) || NodeSizes.labelled(node);
+    for (int n = 0; n < MAX_CONTAINERS && !closed && room.sizes().fits(node, minimumAllocation.get()); n++) {
       ctx.working(null);
       boolean served = otherWork.assign(node, engineOn, true);
       holds.mark("hb: AMs and other work");

@@ -1,10 +1,8 @@
 package io.dataloc.yarn;
 
-import io.dataloc.core.engine.DecisionEngine;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.yarn.api.records.NodeId;
-import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
@@ -27,6 +25,7 @@ final class NodeEvents {
   private final ClusterNodeTracker<FiCaSchedulerNode> nodes;
   private final Completer completer;
   private final boolean usePortForNodeName;
+  private final EngineNodes engineNodes;
 
   /** Completes a container as YARN's scheduler does (the RM's {@code completedContainer}). */
   interface Completer {
@@ -40,6 +39,7 @@ final class NodeEvents {
     this.nodes = nodes;
     this.completer = completer;
     this.usePortForNodeName = usePortForNodeName;
+    this.engineNodes = new EngineNodes(ctx);
   }
 
   void added(RMNode rmNode) {
@@ -54,7 +54,7 @@ final class NodeEvents {
       LOG.warn("Dataloc: node {} is in node-label partition '{}': Dataloc serves the default partition only, so "
           + "this node gets no containers", node.getNodeName(), node.getPartition());
     }
-    ctx.engine().addHost(node.getNodeName(), node.getRackName(), room.mapSlotsAtMost(node));
+    engineNodes.added(EngineNodes.Facts.of(node, room.sizes()));
     room.refreshFree();
   }
 
@@ -74,10 +74,8 @@ final class NodeEvents {
 
   void resized(RMNode rmNode) {
     FiCaSchedulerNode node = nodes.getNode(rmNode.getNodeID());
-    DecisionEngine engine = ctx.engine();
-    int h = node == null ? -1 : engine.state().hostIndex(node.getNodeName());
-    if (h >= 0) {
-      engine.setSlots(h, room.mapSlotsAtMost(node));
+    if (node != null) {
+      engineNodes.resized(EngineNodes.Facts.of(node, room.sizes()));
     }
     room.refreshFree();
   }
@@ -97,59 +95,16 @@ final class NodeEvents {
       ctx.rmContext().getNodeLabelManager().deactivateNode(rmNode.getNodeID());
     }
     room.refreshFree();
-    DecisionEngine engine = ctx.engine();
-    int h = engine.state().hostIndex(node.getNodeName());
-    if (h >= 0) {
-      int moved = engine.removeHost(h);
-      if (moved > 0) {
-        ctx.metrics().replans.incr();
-        LOG.info("Node {} lost: {} queued or running map tasks re-routed", node.getNodeName(), moved);
-      }
-    }
+    engineNodes.removed(node.getNodeName());
   }
 
-  /**
-   * A node being decommissioned gracefully takes no new maps and is planned on no more; the maps
-   * queued for it go elsewhere; its running maps finish. (YARN also shrinks it to what it runs.)
-   * A node taken back into service is a host again.
-   */
+  /** See {@link EngineNodes#drainIfDecommissioning}. */
   void drainIfDecommissioning(FiCaSchedulerNode node) {
-    DecisionEngine engine = ctx.engine();
-    int h = engine.state().hostIndex(node.getNodeName());
-    if (h < 0) {
-      return;
-    }
-    boolean decommissioning = decommissioning(node);
-    if (decommissioning && engine.state().alive(h)) {
-      int moved = engine.drainHost(h);
-      ctx.metrics().replans.incr();
-      LOG.info("Node {} is decommissioning: no new maps there; {} queued maps re-routed", node.getNodeName(), moved);
-    } else if (!decommissioning && engine.state().draining(h)) {
-      engine.addHost(node.getNodeName(), node.getRackName(), room.mapSlotsAtMost(node));
-      LOG.info("Node {} is back in service", node.getNodeName());
-    }
+    engineNodes.drainIfDecommissioning(EngineNodes.Facts.of(node, room.sizes()));
   }
 
-  static boolean decommissioning(FiCaSchedulerNode node) {
-    return node.getRMNode().getState() == NodeState.DECOMMISSIONING;
-  }
-
-  /**
-   * How many maps the node could run at once now: its free room plus the engine's maps running
-   * there. Containers that are not the engine's maps (AMs, reduces, other applications' work) may
-   * hold a node for as long as they like; a node full of them gets no slots, so no plan counts on
-   * it and the policies route and steal its queued maps away.
-   */
+  /** See {@link EngineNodes#mapSlots}. */
   void mapSlots(FiCaSchedulerNode node) {
-    DecisionEngine engine = ctx.engine();
-    int h = engine.state().hostIndex(node.getNodeName());
-    if (h < 0 || !engine.state().alive(h)) {
-      return;
-    }
-    long free = ClusterRoom.labelled(node) ? 0 : room.minimumContainers(node.getUnallocatedResource());
-    int now = (int) Math.min(room.slots(node), free + engine.state().running(h));
-    if (now != engine.state().slots(h)) {
-      engine.setSlots(h, now);
-    }
+    engineNodes.mapSlots(EngineNodes.Facts.of(node, room.sizes()));
   }
 }

@@ -41,7 +41,7 @@ final class PlacementPipeline {
   private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
 
   private final SchedulerContext ctx;
-  private final ClusterRoom room;
+  private final NodeSizes sizes;
   /** Normalizes a map container's size as the scheduler normalizes asks. */
   private final UnaryOperator<Resource> normalize;
   /** The ResourceManager's own configuration: file system clients are made from it, never from a refresh's. */
@@ -57,9 +57,9 @@ final class PlacementPipeline {
   /** The bytes of placements read and not yet planned, within {@code placement.max-bytes-in-flight}. */
   private final ByteBudget inFlight = new ByteBudget();
 
-  PlacementPipeline(SchedulerContext ctx, ClusterRoom room, UnaryOperator<Resource> normalize, Configuration rmConf) {
+  PlacementPipeline(SchedulerContext ctx, NodeSizes sizes, UnaryOperator<Resource> normalize, Configuration rmConf) {
     this.ctx = ctx;
-    this.room = room;
+    this.sizes = sizes;
     this.normalize = normalize;
     this.rmConf = rmConf;
     DatalocConfiguration.Settings s = ctx.settings();
@@ -95,7 +95,7 @@ final class PlacementPipeline {
     watchdog.shutdownNow();
   }
 
-  /** Starts reading a new job's placement (under the monitor, at submission). */
+  /** Starts reading a new job's placement (under the plan lock, at submission). */
   void start(DatalocApp a) {
     RMApp rmApp = ctx.rmContext().getRMApps().get(a.id);
     if (ctx.degraded()) {
@@ -277,7 +277,7 @@ final class PlacementPipeline {
       throws InterruptedException {
     // The nodes' sizes come from the node tracker (thread-safe), before the lock is taken.
     Resource map = placement == null ? null : placement.map();
-    IntUnaryOperator slotsForJob = room.jobSlots(map == null ? null : normalize.apply(map), ctx::engine);
+    IntUnaryOperator slotsForJob = sizes.jobSlots(map == null ? null : normalize.apply(map), ctx::engine);
     Snapshot snap = snapshot(a, placement, slotsForJob);
     if (snap == null) {
       return;

@@ -6,8 +6,6 @@ import io.dataloc.core.engine.BudgetedPlanner;
 import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.PlanApplication;
 import io.dataloc.core.model.Problem;
-import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
-import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +62,7 @@ final class PlanEntry {
     done = true;
     Admission adm = prepared.admission();
     a.plan = adm.plan();
-    a.guard = io.dataloc.core.am.PlanGuard.of(problem, planned.plan(), ctx.settings().nodeDelay());
+    a.guard = io.dataloc.core.am.PlanGuard.of(problem, planned.plan(), ctx.declinesPerNode());
     a.planner = planned.planner();
     a.planMillis = planned.millis();
     a.tasks = placement.hosts().tasks();
@@ -98,7 +96,6 @@ final class PlanEntry {
     int served = a.early.size();
     int tied = 0;
     if (a.am != null && !a.earlyOverflow) {
-      DatalocAppAttempt attempt = ctx.currentAttempt(a.id);
       for (DatalocApp.EarlyMap e : a.early) {
         int host = engine.state().hostIndex(e.host());
         int index = a.am.take(host, host < 0 ? rackId(engine, e.rack()) : engine.state().rackOf(host));
@@ -110,8 +107,7 @@ final class PlanEntry {
           engine.dropPending(task);
           continue;
         }
-        RMContainer c = attempt == null ? null : attempt.getRMContainer(e.container());
-        if (c != null && c.getState() != RMContainerState.COMPLETED) {
+        if (!a.earlyEnded.contains(e.container())) {
           ctx.apps().tie(e.container(), task);
         } else {
           engine.taskFinished(task);
@@ -123,6 +119,7 @@ final class PlanEntry {
     LOG.info("Dataloc: {} map containers of {} were served from its asks before its plan; {} tied to their tasks",
         a.earlyOverflow ? "more than " + served : served, a.id, tied);
     a.early.clear();
+    a.earlyEnded.clear();
     a.earlyOverflow = false;
   }
 

@@ -41,6 +41,13 @@ interface SchedulerContext {
   /** The application named by {@link #working}, cleared. */
   ApplicationId takeWorking();
 
+  /**
+   * How many times in a row a node may decline a planned job ({@link io.dataloc.core.am.PlanGuard}):
+   * {@code delay.node} where declines are counted per heartbeat; unbounded where the front end
+   * bounds them in time instead (the CapacityScheduler asks on every visit, every few ms).
+   */
+  int declinesPerNode();
+
   /** Whether Dataloc serves everything from the asks after an error no application was blamed for. */
   boolean degraded();
 }

@@ -26,6 +26,7 @@ final class SchedulerParts {
       ResourceCalculator calculator, Supplier<Resource> minimumAllocation, UnaryOperator<Resource> normalize,
       NodeEvents.Completer completer, Supplier<Priority> clusterMaxPriority) {}
 
+  final PlanService plans;
   final DatalocState state;
   final ClusterRoom room;
   final DatalocQueue queue;
@@ -48,16 +49,24 @@ final class SchedulerParts {
     this.yarn = yarn;
     Configuration rmConf = new Configuration(conf);
     ActiveUsersManager users = new ActiveUsersManager(yarn.metrics());
-    state = new DatalocState(lock, settings, DatalocMetrics.register(), rmContext, yarn.applications());
-    room = new ClusterRoom(yarn.nodes(), yarn.calculator(), yarn.minimumAllocation(), state::settings);
+    NodeSizes sizes = new NodeSizes(yarn.nodes(), yarn.calculator(), yarn.minimumAllocation());
+    plans = new PlanService(lock, settings, rmConf, rmContext, sizes, yarn.normalize(), id -> {
+      SchedulerApplication<DatalocAppAttempt> app = yarn.applications().get(id);
+      return app == null ? null : app.getCurrentAppAttempt();
+    }, id -> {
+      SchedulerApplication<DatalocAppAttempt> app = yarn.applications().get(id);
+      return app == null || app.getPriority() == null ? 0 : app.getPriority().getPriority();
+    }, false, this::rebuildEngine);
+    state = plans.state;
+    room = new ClusterRoom(yarn.nodes(), sizes, yarn.calculator(), yarn.minimumAllocation(), state::settings);
     queue = new DatalocQueue(yarn.metrics(), users, yarn.nodes()::getClusterCapacity, room::used, room::recovered);
     queue.setAcls(settings.aclSubmit(), settings.aclAdminister());
-    containment = new Containment(state, () -> rebuildEngine(state.settings()));
-    placement = new PlacementPipeline(state, room, yarn.normalize(), rmConf);
+    containment = plans.containment;
+    placement = plans.pipeline;
     containers = new Containers(state, room);
     otherWork = new OtherWork(state, room, containers, new AmSites(state, room, yarn.nodes()), yarn::applications);
-    state.wire(containment, otherWork);
-    AskSync asks = new AskSync(state, containers, otherWork);
+    state.wire(containment, otherWork::add);
+    AskSync asks = new AskSync(state, plans.asks, containers, otherWork);
     nodes = new NodeEvents(state, room, yarn.nodes(), yarn.completer(), conf.getBoolean(
         org.apache.hadoop.yarn.conf.YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME,
         org.apache.hadoop.yarn.conf.YarnConfiguration.DEFAULT_RM_SCHEDULER_USE_PORT_FOR_NODE_NAME));
@@ -79,7 +88,7 @@ final class SchedulerParts {
   void rebuildEngine(DatalocConfiguration.Settings next) {
     io.dataloc.core.engine.DecisionEngine engine = new io.dataloc.core.engine.DecisionEngine(next.engineConfig());
     for (FiCaSchedulerNode n : yarn.nodes().getAllNodes()) {
-      engine.addHost(n.getNodeName(), n.getRackName(), room.mapSlotsAtMost(n));
+      engine.addHost(n.getNodeName(), n.getRackName(), room.sizes().mapSlotsAtMost(n));
     }
     state.engine(engine);
     state.apps().forgetTies();

@@ -102,24 +102,12 @@ public final class MapService {
         continue;
       }
       Replayed job = facts.replayed(d.jobId());
-      int moved = job == null || d.starving() ? -1 : declineNonLocal(engine, job, d, hostName);
-      if (moved >= 0) {
+      Admit admit = job == null || d.starving() ? Admit.TAKE_AS_DECIDED : declines(engine, job, d, hostName, facts::mark);
+      if (admit.verdict().declines()) {
         excluded.add(d.jobId());
-        facts.declined(d, PlanGuard.Verdict.DECLINE_NON_LOCAL, moved);
-        facts.mark("map: decline non-local");
+        facts.declined(d, admit.verdict(), admit.moved());
         continue;
       }
-      facts.mark("map: decline non-local");
-      // What the AM will run here instead, if the plan meant another task: proposed, not yet done.
-      int amLocal = job == null ? -1 : job.am().peekLocal(host);
-      Rehoming proposal = amLocal < 0 ? null : engine.proposeReplacement(d, engine.task(d.jobId(), amLocal));
-      if (proposal != null && !d.starving() && declinePlanShape(engine, job, d, hostName, proposal)) {
-        excluded.add(d.jobId());
-        facts.declined(d, PlanGuard.Verdict.DECLINE_PLAN_SHAPE, 0);
-        facts.mark("map: decline plan-breaking");
-        continue;
-      }
-      facts.mark("map: decline plan-breaking");
       if (!facts.allowed(d)) {
         release(engine, d, Refusal.ASKS_FORBID, host, excluded, facts);
         continue;
@@ -127,16 +115,56 @@ public final class MapService {
       if (!facts.allocate(d)) {
         return null;
       }
-      d = engine.commit(d);
+      d = carryOut(engine, job, d, admit);
       facts.mark("map: container");
-      if (job != null) {
-        job.guard().taken(hostName);
-        d = engine.replaceStarted(d, engine.task(d.jobId(), job.am().take(host, engine.state().rackOf(host))), proposal);
-        facts.mark("map: AM replay");
-      }
       return d;
     }
     return null;
+  }
+
+  /**
+   * What the plan's declines say of proposal {@code d} for a job whose AM is replayed: take it, or
+   * decline (non-local first, then the plan's shape); with the engine's re-homing proposal for
+   * what the AM will run instead ({@link #carryOut} uses it). On a non-local decline the job's tasks
+   * queued for this host go where they are local ({@code moved} of them). For a front end that
+   * chose the job itself, the same two rules as {@link #serve}'s.
+   */
+  public static Admit declines(DecisionEngine engine, Replayed job, Decision d, String hostName,
+      java.util.function.Consumer<String> mark) {
+    int moved = declineNonLocal(engine, job, d, hostName);
+    mark.accept("map: decline non-local");
+    if (moved >= 0) {
+      return new Admit(PlanGuard.Verdict.DECLINE_NON_LOCAL, moved, null);
+    }
+    // What the AM will run here instead, if the plan meant another task: proposed, not yet done.
+    int amLocal = job.am().peekLocal(d.host());
+    Rehoming proposal = amLocal < 0 ? null : engine.proposeReplacement(d, engine.task(d.jobId(), amLocal));
+    boolean shape = proposal != null && declinePlanShape(engine, job, d, hostName, proposal);
+    mark.accept("map: decline plan-breaking");
+    return shape ? new Admit(PlanGuard.Verdict.DECLINE_PLAN_SHAPE, 0, null)
+        : new Admit(PlanGuard.Verdict.TAKE, 0, proposal);
+  }
+
+  /**
+   * The container for {@code d} was allocated: the engine commits the decision, and for a replayed
+   * job what the AM really runs in it ({@link AmReplay#take}, {@link DecisionEngine#replaceStarted}),
+   * its run of declines on the host ended. Returns the decision as it really is.
+   */
+  public static Decision carryOut(DecisionEngine engine, Replayed job, Decision d, Admit admit) {
+    d = engine.commit(d);
+    if (job == null) {
+      return d;
+    }
+    int host = d.host();
+    job.guard().taken(engine.state().hostName(host));
+    return engine.replaceStarted(d, engine.task(d.jobId(), job.am().take(host, engine.state().rackOf(host))),
+        admit.proposal());
+  }
+
+  /** The declines' answer: the verdict, the tasks a non-local decline moved, the re-homing proposal (or null). */
+  public record Admit(PlanGuard.Verdict verdict, int moved, Rehoming proposal) {
+    /** A proposal no decline applies to (the job's AM is not replayed, or it starves). */
+    public static final Admit TAKE_AS_DECIDED = new Admit(PlanGuard.Verdict.TAKE, 0, null);
   }
 
   private static void release(DecisionEngine engine, Decision d, Refusal r, int host, Set<Long> excluded,

@@ -212,6 +212,34 @@ public final class DecisionEngine {
   }
 
   /**
+   * The task job {@code jobId} would run in a free slot on {@code host}, or null (unknown, parked,
+   * nothing for this host): for a front end whose own queues chose the job (the CapacityScheduler),
+   * which asks on every visit of every node. Pure: no clock ticks, no pass is heard, the starvation
+   * guard is not asked (the front end chooses across jobs); asking again gives the same answer. A
+   * proposal like {@link #propose}'s, carried out with {@link #commit}. Amortised {@code O(1)} for
+   * queue-based policies ({@link OnlinePolicy#pickFor}).
+   */
+  public Decision proposeFor(long jobId, int host) {
+    if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
+      return null;
+    }
+    JobState j = jobs.get(jobId);
+    if (j == null || jobs.parked(jobId)) {
+      return null;
+    }
+    OnlinePolicy.Pick pick = policy.pickFor(host, j);
+    if (pick == null) {
+      return null;
+    }
+    int t = pick.task();
+    if (!state.queued(t) || state.job(t) != j) {
+      throw new IllegalStateException(policy.name() + " picked task " + t + " in state " + state.state(t)
+          + " for job " + jobId);
+    }
+    return new Decision(jobId, state.indexInJob(t), t, host, pick.level(), pick.reason(), pick.queue());
+  }
+
+  /**
    * The caller carries out proposal {@code d} (the latest {@link #propose}, nothing having changed
    * since): its task leaves its queue and runs on the host from now on. Returns {@code d}. A
    * proposal whose task is no longer queued, or whose host is gone, is a caller's error.

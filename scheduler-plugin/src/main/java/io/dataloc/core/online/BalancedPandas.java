@@ -240,6 +240,20 @@ public final class BalancedPandas implements OnlinePolicy {
     return null;
   }
 
+  /** One job's task for {@code host}: its head in the host's local, rack, then remote queue. Amortised {@code O(1)}. */
+  @Override
+  public Pick pickFor(int host, io.dataloc.core.jobs.JobView job) {
+    ensureHosts();
+    TaskQueue[] q = queuesOf(host);
+    for (int level = 0; level < 3; level++) {
+      int t = q[level].peekJob(s, owners.array(s.taskCount()), job);
+      if (t >= 0) {
+        return new Pick(t, s.level(t, host), WHY[level], level == 0 ? host : -1);
+      }
+    }
+    return null;
+  }
+
   @Override
   public int queueHostOf(int task) {
     int o = owners.get(task);

@@ -48,6 +48,37 @@ public interface OnlinePolicy {
   }
 
   /**
+   * The task {@code job} would run in a free slot on {@code host}, or null: for a front end that
+   * chose the job itself (the CapacityScheduler's queues choose it), asked on every visit, so it
+   * changes nothing a later call sees, ticks no clock and hears no pass. The default is
+   * {@link #pick(int, java.util.Set)} with every other job excluded ({@code O(jobs queued here)});
+   * queue-based policies answer in amortised {@code O(1)} from the job's own sub-queues.
+   */
+  default Pick pickFor(int host, io.dataloc.core.jobs.JobView job) {
+    return pick(host, new java.util.AbstractSet<io.dataloc.core.jobs.JobView>() {
+      @Override
+      public boolean contains(Object o) {
+        return o != job;
+      }
+
+      @Override
+      public boolean isEmpty() {
+        return false;
+      }
+
+      @Override
+      public java.util.Iterator<io.dataloc.core.jobs.JobView> iterator() {
+        throw new UnsupportedOperationException("every job but one: not enumerable");
+      }
+
+      @Override
+      public int size() {
+        return Integer.MAX_VALUE;
+      }
+    });
+  }
+
+  /**
    * The engine runs {@code pick}, this policy's latest answer for {@code host} (nothing having
    * changed since): the task leaves the pending set, with whatever else choosing it implies. The
    * default is {@link #removed}.

@@ -96,6 +96,26 @@ public final class TaskQueue {
   }
 
   /**
+   * The head of one job's sub-queue, or -1 if the job has nothing queued here: what {@link #peek}
+   * would name were every other job excluded, in amortised {@code O(1)} (only stale entries in
+   * front go, as in {@link #peek}).
+   */
+  public int peekJob(PolicyState s, int[] owner, JobView job) {
+    IntDeque q = sub.get(job);
+    if (q == null) {
+      return -1;
+    }
+    while (!q.isEmpty()) {
+      int t = q.peek();
+      if (live(s, t, owner, job)) {
+        return t;
+      }
+      q.poll();
+    }
+    throw new IllegalStateException("queue " + id + " lost track of " + job);
+  }
+
+  /**
    * Visits the live entries of one job, oldest first, until {@code visit} returns false (an entry
    * may be visited twice if its task left and came back). Stale entries in front go, as in
    * {@link #peek}, so finding a job's first live entry costs amortised {@code O(1)}.

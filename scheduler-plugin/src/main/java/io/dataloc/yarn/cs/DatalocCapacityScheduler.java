@@ -1,0 +1,192 @@
+package io.dataloc.yarn.cs;
+
+import io.dataloc.yarn.CapacityPlans;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerState;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CSQueue;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.ContainerAllocationProposal;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.ResourceCommitRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.SchedulerContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerApp;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeLabelsUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemovedSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeResourceUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+
+/**
+ * The stock CapacityScheduler, telling Dataloc's plan service ({@link CapacityPlans}) what its
+ * placement component ({@link DatalocPlacementAllocator}) cannot see: applications and attempts
+ * added and removed, nodes added, changed, lost and heartbeating, the container a commit made,
+ * a container's end. Everything else — queues, capacities, user limits, preemption, reservations,
+ * node labels, ACLs, the REST API — is the CapacityScheduler's, unchanged.
+ *
+ * <p>Each hook runs after the CapacityScheduler's own work, on the same thread, with no lock of
+ * Dataloc's held on entry; Dataloc's part is wrapped, so an error in it costs the one application
+ * ({@link CapacityPlans#failed}) and never reaches Hadoop's threads (but a virtual machine error,
+ * which the ResourceManager is told of).
+ */
+public class DatalocCapacityScheduler extends CapacityScheduler {
+  private volatile CapacityPlans plans;
+
+  /** The plan service of the ResourceManager of {@code context}, or null (not this scheduler, not started). */
+  static CapacityPlans plansOf(RMContext context) {
+    return context != null && context.getScheduler() instanceof DatalocCapacityScheduler d ? d.plans : null;
+  }
+
+  /** The plan service (null before {@code serviceInit}). */
+  public CapacityPlans plans() {
+    return plans;
+  }
+
+  @Override
+  public void serviceInit(Configuration conf) throws Exception {
+    super.serviceInit(conf);
+    plans = new CapacityPlans(conf, rmContext, getNodeTracker(), getResourceCalculator(),
+        this::getMinimumResourceCapability, r -> getNormalizedResource(r, getMaximumResourceCapability()), getClock());
+  }
+
+  @Override
+  public void serviceStop() throws Exception {
+    CapacityPlans p = plans;
+    if (p != null) {
+      p.stop();
+    }
+    super.serviceStop();
+  }
+
+  /** {@code -refreshQueues}: Dataloc's keys are checked first; a refusal leaves both as they were. */
+  @Override
+  public void reinitialize(Configuration conf, RMContext context) throws IOException {
+    CapacityPlans p = plans;
+    if (p != null) {
+      p.refresh(conf);
+    }
+    super.reinitialize(conf, context);
+  }
+
+  @Override
+  public void handle(SchedulerEvent event) {
+    String removedNode = null;
+    if (event instanceof NodeRemovedSchedulerEvent e) {
+      FiCaSchedulerNode n = getNode(e.getRemovedRMNode().getNodeID());
+      removedNode = n == null ? null : n.getNodeName();
+    }
+    super.handle(event);
+    CapacityPlans p = plans;
+    if (p == null) {
+      return;
+    }
+    try {
+      tell(p, event, removedNode);
+    } catch (Throwable t) {
+      p.failed("handling " + event.getType(), t, blameOf(event));
+    }
+  }
+
+  private void tell(CapacityPlans p, SchedulerEvent event, String removedNode) {
+    switch (event.getType()) {
+      case APP_ADDED -> {
+        AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
+        SchedulerApplication<FiCaSchedulerApp> app = getSchedulerApplications().get(e.getApplicationId());
+        if (app != null && app.getQueue() != null) {
+          String path = app.getQueue() instanceof CSQueue q ? q.getQueuePath() : null;
+          p.appAdded(e.getApplicationId(), e.getUser(), app.getQueue().getQueueName(), path, e.getIsAppRecovering());
+        }
+      }
+      case APP_ATTEMPT_ADDED -> p.attemptAdded(((AppAttemptAddedSchedulerEvent) event).getApplicationAttemptId());
+      case APP_REMOVED -> p.appRemoved(((AppRemovedSchedulerEvent) event).getApplicationID());
+      case NODE_ADDED -> node(((NodeAddedSchedulerEvent) event).getAddedRMNode().getNodeID(), p::nodeAdded);
+      case NODE_REMOVED -> {
+        if (removedNode != null) {
+          p.nodeRemoved(removedNode);
+        }
+      }
+      case NODE_RESOURCE_UPDATE -> node(((NodeResourceUpdateSchedulerEvent) event).getRMNode().getNodeID(),
+          p::nodeChanged);
+      case NODE_LABELS_UPDATE -> ((NodeLabelsUpdateSchedulerEvent) event).getUpdatedNodeToLabels().keySet()
+          .forEach(id -> node(id, p::nodeChanged));
+      case NODE_UPDATE -> node(((NodeUpdateSchedulerEvent) event).getRMNode().getNodeID(), p::nodeHeartbeat);
+      default -> { }
+    }
+  }
+
+  private void node(NodeId id, java.util.function.Consumer<FiCaSchedulerNode> to) {
+    FiCaSchedulerNode n = getNode(id);
+    if (n != null) {
+      to.accept(n);
+    }
+  }
+
+  private static ApplicationId blameOf(SchedulerEvent event) {
+    if (event instanceof AppAddedSchedulerEvent e) {
+      return e.getApplicationId();
+    }
+    if (event instanceof AppAttemptAddedSchedulerEvent e) {
+      return e.getApplicationAttemptId().getApplicationId();
+    }
+    return null;
+  }
+
+  @Override
+  protected void completedContainerInternal(RMContainer container, ContainerStatus status, RMContainerEventType event) {
+    RMContainerState before = container.getState();
+    super.completedContainerInternal(container, status, event);
+    CapacityPlans p = plans;
+    if (p == null) {
+      return;
+    }
+    ApplicationId app = container.getApplicationAttemptId().getApplicationId();
+    try {
+      p.containerDone(app, container.getContainerId(),
+          before == RMContainerState.RUNNING || before == RMContainerState.COMPLETED, event);
+    } catch (Throwable t) {
+      p.failed("completing " + container.getContainerId(), t, app);
+    }
+  }
+
+  /** After a successful commit, the containers it allocated for map keys are tied to their tasks. */
+  @Override
+  public boolean tryCommit(Resource cluster, ResourceCommitRequest request, boolean updatePending) {
+    boolean committed = super.tryCommit(cluster, request, updatePending);
+    CapacityPlans p = plans;
+    if (!committed || p == null) {
+      return committed;
+    }
+    for (Object o : request.getContainersToAllocate()) {
+      ApplicationId app = null;
+      try {
+        SchedulerContainer<?, ?> c = ((ContainerAllocationProposal<?, ?>) o).getAllocatedOrReservedContainer();
+        if (c == null || !c.isAllocated() || c.getRmContainer() == null) {
+          continue;
+        }
+        SchedulerRequestKey key = c.getSchedulerRequestKey();
+        RMContainer rc = c.getRmContainer();
+        app = rc.getApplicationAttemptId().getApplicationId();
+        if (p.settings().isMapKey(key)) {
+          p.containerAllocated(app, rc.getContainerId(), c.getSchedulerNode().getNodeName(),
+              c.getSchedulerNode().getRackName());
+        }
+      } catch (Throwable t) {
+        p.failed("tying a committed container", t, app);
+      }
+    }
+    return committed;
+  }
+}

@@ -1,0 +1,192 @@
+package io.dataloc.yarn.cs;
+
+import io.dataloc.yarn.CapacityPlans;
+import io.dataloc.yarn.FaultInjector;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
+import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AppSchedulingInfo;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.activities.DiagnosticsCollector;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.SchedulingMode;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.ContainerRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.LocalityAppPlacementAllocator;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.placement.PendingAskUpdateResult;
+import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+import org.apache.hadoop.yarn.util.resource.Resources;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Dataloc's placement component inside the CapacityScheduler: the stock locality allocator of one
+ * (attempt, request key), whose answers for a planned job's map key follow the plan
+ * ({@link CapacityPlans}). Selected cluster-wide by {@code yarn.scheduler.app-placement-allocator.class};
+ * the plan service comes from {@link DatalocCapacityScheduler}. Under the plain CapacityScheduler,
+ * for any other key, or for a job Dataloc does not plan, every answer is the stock one.
+ *
+ * <p>Hadoop calls these methods on its scheduling threads (no CapacityScheduler lock), its
+ * committer (under the CapacityScheduler's write lock) and AM handler threads, holding the
+ * application's and this table's locks; an exception escaping here would end the
+ * ResourceManager or silently stop its committer. So the stock answer is computed first, outside
+ * any try; Dataloc's part is wrapped, and any error in it costs the one application
+ * ({@link CapacityPlans#failed}) and gives the stock answer.
+ */
+public class DatalocPlacementAllocator<N extends SchedulerNode> extends LocalityAppPlacementAllocator<N> {
+  private static final Logger LOG = LoggerFactory.getLogger(DatalocPlacementAllocator.class);
+  private static final AtomicLong ATTACHES = new AtomicLong();
+  private static volatile FaultInjector faults = FaultInjector.NONE;
+
+  /** The plan this key follows, or null: stock answers only. */
+  private volatile CapacityPlans plans;
+  private ApplicationId app;
+
+  /** How many allocators attached in this JVM (the canary of Hadoop's own tests reads it). */
+  public static long attaches() {
+    return ATTACHES.get();
+  }
+
+  /** For tests: Dataloc's code in this component may throw at {@code FaultInjector.ALLOCATOR + method}. */
+  public static void setFaultInjector(FaultInjector f) {
+    faults = f == null ? FaultInjector.NONE : f;
+  }
+
+  @Override
+  public void initialize(AppSchedulingInfo info, SchedulerRequestKey key, RMContext context) {
+    super.initialize(info, key, context);
+    if (ATTACHES.getAndIncrement() == 0) {
+      LOG.info("Dataloc placement component attached (first request key: {} of {})", key,
+          info.getApplicationAttemptId());
+    }
+    CapacityPlans service = null;
+    try {
+      app = info.getApplicationId();
+      service = DatalocCapacityScheduler.plansOf(context);
+      fault("initialize");
+      if (service != null && service.attach(info.getApplicationAttemptId(), key)) {
+        plans = service;
+      }
+    } catch (Throwable t) {
+      fail(service, "initialize", t);
+    }
+  }
+
+  @Override
+  public PendingAskUpdateResult updatePendingAsk(Collection<ResourceRequest> requests, boolean recover) {
+    PendingAskUpdateResult r = super.updatePendingAsk(requests, recover);
+    CapacityPlans p = plans;
+    if (p != null) {
+      try {
+        fault("updatePendingAsk");
+        p.asksChanged(app, getResourceRequests(), requests);
+      } catch (Throwable t) {
+        fail(p, "updatePendingAsk", t);
+      }
+    }
+    return r;
+  }
+
+  @Override
+  public boolean precheckNode(SchedulerNode node, SchedulingMode mode, Optional<DiagnosticsCollector> diagnostics) {
+    boolean stock = super.precheckNode(node, mode, diagnostics);
+    CapacityPlans p = plans;
+    if (!stock || p == null) {
+      return stock;
+    }
+    try {
+      fault("precheckNode");
+      CapacityPlans.Answer answer = p.precheck(appSchedulingInfo.getApplicationAttemptId(), node,
+          getOutstandingAsksCount(node.getNodeName()) > 0);
+      switch (answer) {
+        case ADMIT:
+          // A planned key never reserves: a node without room now is not let through.
+          Resource ask = getPendingAsk(ResourceRequest.ANY).getPerAllocationResource();
+          if (ask != null && !Resources.fitsIn(ask, node.getUnallocatedResource())) {
+            diagnostics.ifPresent(d -> d.collect("Dataloc: the plan wants this node, but the map does not fit now", ""));
+            return false;
+          }
+          return true;
+        case VETO:
+          diagnostics.ifPresent(d -> d.collect("Dataloc: the job's plan does not want this node now", ""));
+          return false;
+        default:
+          return true;
+      }
+    } catch (Throwable t) {
+      fail(p, "precheckNode", t);
+      return stock;
+    }
+  }
+
+  @Override
+  public boolean canAllocate(NodeType type, SchedulerNode node) {
+    boolean stock = super.canAllocate(type, node);
+    CapacityPlans p = plans;
+    if (!stock || p == null) {
+      return stock;
+    }
+    try {
+      fault("canAllocate");
+      RMContainer reserved = node.getReservedContainer();
+      if (reserved != null && app.equals(reserved.getApplicationAttemptId().getApplicationId())) {
+        return true; // a reservation is never vetoed at commit: the veto would repeat every pass
+      }
+      return p.stillWants(app, node);
+    } catch (Throwable t) {
+      fail(p, "canAllocate", t);
+      return stock;
+    }
+  }
+
+  @Override
+  public ContainerRequest allocate(SchedulerRequestKey key, NodeType type, SchedulerNode node) {
+    ContainerRequest r = super.allocate(key, type, node);
+    CapacityPlans p = plans;
+    if (p != null) {
+      try {
+        fault("allocate");
+        p.allocated(app, node, type);
+      } catch (Throwable t) {
+        fail(p, "allocate", t);
+      }
+    }
+    return r;
+  }
+
+  @Override
+  public int getUniqueLocationAsks() {
+    int stock = super.getUniqueLocationAsks();
+    CapacityPlans p = plans;
+    if (p == null) {
+      return stock;
+    }
+    try {
+      fault("getUniqueLocationAsks");
+      return p.following(app) ? 1 : stock;
+    } catch (Throwable t) {
+      fail(p, "getUniqueLocationAsks", t);
+      return stock;
+    }
+  }
+
+  private void fault(String method) {
+    faults.at(FaultInjector.ALLOCATOR + method, app);
+  }
+
+  /** Reports an error in Dataloc's part; a failure to report is logged, never thrown (but a VM error). */
+  private void fail(CapacityPlans p, String method, Throwable t) {
+    if (p == null) {
+      if (t instanceof VirtualMachineError v) {
+        throw v;
+      }
+      LOG.warn("Dataloc placement component: error in {} for {} (stock answer given)", method, app, t);
+      return;
+    }
+    p.failed("the placement component's " + method, t, app);
+  }
+}
