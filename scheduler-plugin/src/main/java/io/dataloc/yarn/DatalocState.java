@@ -21,7 +21,8 @@ final class DatalocState implements SchedulerContext {
   private final DatalocMetrics metrics;
   private final Function<ApplicationId, DatalocAppAttempt> attempts;
   private final ToIntFunction<ApplicationId> priorities;
-  private final int declinesPerNode;
+  /** The front end's clock in ms, where declines are bounded in time (else null: counted). */
+  private final java.util.function.LongSupplier declineClock;
   private volatile DatalocConfiguration.Settings settings;
   private volatile FaultInjector faults = FaultInjector.NONE;
   /** Guarded by the lock. */
@@ -35,18 +36,19 @@ final class DatalocState implements SchedulerContext {
   /**
    * @param attempts an application's current attempt (the standalone scheduler's; null elsewhere)
    * @param priorities an application's priority as YARN holds it
-   * @param timeBoundedDeclines the front end bounds a plan's declines in time, not per node
+   * @param declineClock the front end's clock in ms where a plan's declines are bounded in time
+   *     (null: counted per heartbeat)
    */
   DatalocState(Object lock, DatalocConfiguration.Settings settings, DatalocMetrics metrics, RMContext rmContext,
       Function<ApplicationId, DatalocAppAttempt> attempts, ToIntFunction<ApplicationId> priorities,
-      boolean timeBoundedDeclines) {
+      java.util.function.LongSupplier declineClock) {
     this.lock = lock;
     this.settings = settings;
     this.metrics = metrics;
     this.rmContext = rmContext;
     this.attempts = attempts;
     this.priorities = priorities;
-    this.declinesPerNode = timeBoundedDeclines ? Integer.MAX_VALUE : -1;
+    this.declineClock = declineClock;
     this.registry = new AppRegistry(this::engine, id -> otherWork.accept(id));
     this.engine = new DecisionEngine(settings.engineConfig());
   }
@@ -94,7 +96,9 @@ final class DatalocState implements SchedulerContext {
   @Override public int applicationPriority(ApplicationId id) { return priorities.applyAsInt(id); }
 
   @Override
-  public int declinesPerNode() {
-    return declinesPerNode < 0 ? settings.nodeDelay() : declinesPerNode;
+  public io.dataloc.core.am.PlanGuard guard(io.dataloc.core.model.Problem problem,
+      io.dataloc.core.model.Assignment plan) {
+    return declineClock == null ? io.dataloc.core.am.PlanGuard.of(problem, plan, settings.nodeDelay())
+        : io.dataloc.core.am.PlanGuard.timed(problem, plan, settings.csMaxWaitMs(), declineClock);
   }
 }

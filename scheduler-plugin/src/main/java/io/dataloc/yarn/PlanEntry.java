@@ -62,7 +62,7 @@ final class PlanEntry {
     done = true;
     Admission adm = prepared.admission();
     a.plan = adm.plan();
-    a.guard = io.dataloc.core.am.PlanGuard.of(problem, planned.plan(), ctx.declinesPerNode());
+    a.guard = ctx.guard(problem, planned.plan());
     a.planner = planned.planner();
     a.planMillis = planned.millis();
     a.tasks = placement.hosts().tasks();

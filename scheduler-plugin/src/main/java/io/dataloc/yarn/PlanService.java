@@ -35,16 +35,17 @@ final class PlanService {
    * @param lock the plan lock (see the class comment)
    * @param attempts an application's current attempt (standalone only; else every answer null)
    * @param priorities an application's priority as YARN holds it
-   * @param timeBoundedDeclines the front end bounds a plan's declines in time, not per node
+   * @param declineClock the front end's clock in ms where a plan's declines are bounded in time
+   *     (null: counted per heartbeat)
    * @param rebuild replaces the engine after a degraded spell (under the plan lock)
    */
   PlanService(Object lock, DatalocConfiguration.Settings settings, Configuration rmConf, RMContext rmContext,
       NodeSizes sizes, UnaryOperator<Resource> normalize, Function<ApplicationId, DatalocAppAttempt> attempts,
-      ToIntFunction<ApplicationId> priorities, boolean timeBoundedDeclines,
+      ToIntFunction<ApplicationId> priorities, java.util.function.LongSupplier declineClock,
       java.util.function.Consumer<DatalocConfiguration.Settings> rebuild) {
     this.sizes = sizes;
     state = new DatalocState(lock, settings, DatalocMetrics.register(), rmContext, attempts, priorities,
-        timeBoundedDeclines);
+        declineClock);
     containment = new Containment(state, () -> rebuild.accept(state.settings()));
     pipeline = new PlacementPipeline(state, sizes, normalize, rmConf);
     nodes = new EngineNodes(state);

@@ -42,11 +42,12 @@ interface SchedulerContext {
   ApplicationId takeWorking();
 
   /**
-   * How many times in a row a node may decline a planned job ({@link io.dataloc.core.am.PlanGuard}):
-   * {@code delay.node} where declines are counted per heartbeat; unbounded where the front end
-   * bounds them in time instead (the CapacityScheduler asks on every visit, every few ms).
+   * The plan's declines for a planned job ({@link io.dataloc.core.am.PlanGuard}): a node declines
+   * it {@code delay.node} times in a row at most where declines come once per heartbeat; for
+   * {@code cs.max-wait-ms} at most where the front end is asked on every visit, every few
+   * milliseconds (the CapacityScheduler's).
    */
-  int declinesPerNode();
+  io.dataloc.core.am.PlanGuard guard(io.dataloc.core.model.Problem problem, io.dataloc.core.model.Assignment plan);
 
   /** Whether Dataloc serves everything from the asks after an error no application was blamed for. */
   boolean degraded();

@@ -56,7 +56,7 @@ final class SchedulerParts {
     }, id -> {
       SchedulerApplication<DatalocAppAttempt> app = yarn.applications().get(id);
       return app == null || app.getPriority() == null ? 0 : app.getPriority().getPriority();
-    }, false, this::rebuildEngine);
+    }, null, this::rebuildEngine);
     state = plans.state;
     room = new ClusterRoom(yarn.nodes(), sizes, yarn.calculator(), yarn.minimumAllocation(), state::settings);
     queue = new DatalocQueue(yarn.metrics(), users, yarn.nodes()::getClusterCapacity, room::used, room::recovered);

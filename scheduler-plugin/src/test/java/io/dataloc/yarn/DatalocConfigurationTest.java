@@ -59,6 +59,8 @@ class DatalocConfigurationTest {
     INVALID.put("acl.administer-queue", "root\radmins");
     INVALID.put("resource-calculator", "org.apache.hadoop.yarn.util.resource.ResourceCalculator");
     INVALID.put("acl.application-max-priority", "[user=alice max-priority=3]");
+    INVALID.put("cs.max-wait-ms", "600001");
+    INVALID.put("cs.queues", "root.a,,b");
   }
 
   @Test
@@ -113,5 +115,30 @@ class DatalocConfigurationTest {
     Configuration c = new Configuration(false);
     c.set(DatalocConfiguration.PREFIX + "plan.time-budget-ms", "500");
     assertEquals(500, DatalocConfiguration.onRefresh(c, current).planBudgetMs());
+  }
+
+  /**
+   * Inside the CapacityScheduler the standalone scheduler's own keys (AM limit, ACLs, job ordering,
+   * delays, ...) mean nothing: each is refused at start, naming it; {@code cs.queues} selects
+   * queues by leaf name or path.
+   */
+  @Test
+  void standaloneKeysAreRefusedInsideTheCapacityScheduler() {
+    for (DatalocConfiguration.Key k : DatalocConfiguration.STANDALONE_ONLY) {
+      Configuration conf = new Configuration(false);
+      conf.set(k.fullName(), k.defaultValue());
+      var x = assertThrows(org.apache.hadoop.yarn.exceptions.YarnRuntimeException.class,
+          () -> DatalocConfiguration.insideCapacityScheduler(conf), k.fullName());
+      assertTrue(x.getMessage().contains(k.fullName()), x.getMessage());
+    }
+    DatalocConfiguration.Settings all = DatalocConfiguration.insideCapacityScheduler(new Configuration(false));
+    assertTrue(all.plansQueue("anything", "root.anything"));
+    Configuration some = new Configuration(false);
+    some.set(DatalocConfiguration.CS_QUEUES.fullName(), "etl, root.research.batch");
+    DatalocConfiguration.Settings s = DatalocConfiguration.insideCapacityScheduler(some);
+    assertTrue(s.plansQueue("etl", "root.etl"));
+    assertTrue(s.plansQueue("batch", "root.research.batch"));
+    assertTrue(!s.plansQueue("batch", "root.other.batch"));
+    assertTrue(!s.plansQueue("adhoc", "root.adhoc"));
   }
 }

@@ -21,8 +21,11 @@ import java.util.Map;
  *
  * <p>Bound: a node declines a job at most {@code nodeDelay} times in a row (the count resets when
  * the node takes one of the job's maps), then takes the container, so no job waits for ever —
- * delay scheduling's rule, applied to the plan's declines only. Pure bookkeeping: the guard never
- * sees YARN; the adapter and the simulator ask it the same questions.
+ * delay scheduling's rule, applied to the plan's declines only. A front end asked on every visit
+ * of every node, every few milliseconds (the CapacityScheduler's), bounds the run in time instead:
+ * a node declines a job for at most {@code boundMillis} from its first decline in a row
+ * ({@link #timed}; the time is the caller's, read from its injected clock). Pure bookkeeping: the
+ * guard never sees YARN; the adapter and the simulator ask it the same questions.
  */
 public final class PlanGuard {
   /** What the guard says of one offered container. */
@@ -39,6 +42,9 @@ public final class PlanGuard {
   }
 
   private final int nodeDelay;
+  /** Time-bounded runs of declines: their length in ms and the clock (null: counted runs). */
+  private final long boundMillis;
+  private final java.util.function.LongSupplier clock;
   /** Waves on the plan's busiest host. */
   private final int waves;
   /** The most tasks the plan runs at once on one host. */
@@ -47,9 +53,14 @@ public final class PlanGuard {
   private final Map<String, Integer> slots;
   /** Consecutive declines per host. */
   private final Map<String, Integer> declines = new HashMap<>();
+  /** Time-bounded runs: when each host's run of declines began. */
+  private final Map<String, Long> firstDecline = new HashMap<>();
 
-  PlanGuard(int nodeDelay, int waves, int concurrency, Map<String, Integer> slots) {
+  private PlanGuard(int nodeDelay, long boundMillis, java.util.function.LongSupplier clock, int waves,
+      int concurrency, Map<String, Integer> slots) {
     this.nodeDelay = nodeDelay;
+    this.boundMillis = boundMillis;
+    this.clock = clock;
     this.waves = waves;
     this.concurrency = concurrency;
     this.slots = slots;
@@ -57,6 +68,23 @@ public final class PlanGuard {
 
   /** The guard of a plan: its shape read off the problem's hosts and the plan's tasks per host. */
   public static PlanGuard of(Problem p, Assignment plan, int nodeDelay) {
+    Shape shape = shapeOf(p, plan);
+    return new PlanGuard(nodeDelay, 0, null, shape.waves(), shape.concurrency(), shape.slots());
+  }
+
+  /**
+   * The guard of a plan whose runs of declines are bounded in time: a node declines the job for at
+   * most {@code boundMillis} ms (by {@code clock}) from its first decline in a row.
+   */
+  public static PlanGuard timed(Problem p, Assignment plan, long boundMillis, java.util.function.LongSupplier clock) {
+    Shape shape = shapeOf(p, plan);
+    return new PlanGuard(Integer.MAX_VALUE, boundMillis, clock, shape.waves(), shape.concurrency(), shape.slots());
+  }
+
+  /** A plan's shape: waves on its busiest host, most tasks at once on one host, each host's slots. */
+  private record Shape(int waves, int concurrency, Map<String, Integer> slots) {}
+
+  private static Shape shapeOf(Problem p, Assignment plan) {
     int[] perHost = new int[p.cluster().hostCount()];
     for (int t = 0; t < p.tasks(); t++) {
       perHost[p.hostOf(plan.server(t))]++;
@@ -70,7 +98,7 @@ public final class PlanGuard {
       waves = Math.max(waves, (perHost[h] + s - 1) / s);
       concurrency = Math.max(concurrency, Math.min(perHost[h], s));
     }
-    return new PlanGuard(nodeDelay, waves, concurrency, slots);
+    return new Shape(waves, concurrency, slots);
   }
 
   /**
@@ -99,8 +127,12 @@ public final class PlanGuard {
     return within || !mayDecline(host) ? Verdict.TAKE : Verdict.DECLINE_PLAN_SHAPE;
   }
 
-  /** Whether {@code host} may decline once more; counts the decline if so. */
+  /** Whether {@code host} may decline once more; counts the decline (or starts the run's clock) if so. */
   private boolean mayDecline(String host) {
+    if (clock != null) {
+      long now = clock.getAsLong();
+      return now - firstDecline.computeIfAbsent(host, h -> now) < boundMillis;
+    }
     int declined = declines.getOrDefault(host, 0);
     if (declined >= nodeDelay) {
       return false;
@@ -112,6 +144,7 @@ public final class PlanGuard {
   /** The job took a container on {@code host}: its run of declines there ends. */
   public void taken(String host) {
     declines.remove(host);
+    firstDecline.remove(host);
   }
 
   /** Waves on the plan's busiest host (reports and tests). */

@@ -4,6 +4,8 @@ import io.dataloc.yarn.CapacityPlans;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnRuntimeException;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
@@ -55,8 +57,36 @@ public class DatalocCapacityScheduler extends CapacityScheduler {
     return plans;
   }
 
+  /**
+   * Refuses to start when the placement component is not installed cluster-wide: the
+   * CapacityScheduler's factory falls back to its stock allocator without a word on a missing,
+   * misspelt or unsuitable class, and no map would follow a plan.
+   */
+  static void requireAllocator(Configuration conf) {
+    String name = conf.getTrimmed(YarnConfiguration.APPLICATION_PLACEMENT_TYPE_CLASS);
+    String why = null;
+    if (name == null || name.isEmpty()) {
+      why = "is not set";
+    } else {
+      try {
+        Class<?> c = Class.forName(name, false, DatalocCapacityScheduler.class.getClassLoader());
+        if (!DatalocPlacementAllocator.class.isAssignableFrom(c)) {
+          why = "= '" + name + "' is not " + DatalocPlacementAllocator.class.getName();
+        }
+      } catch (ClassNotFoundException | LinkageError e) {
+        why = "= '" + name + "' cannot be loaded (" + e + ")";
+      }
+    }
+    if (why != null) {
+      throw new YarnRuntimeException("Dataloc cannot start: " + YarnConfiguration.APPLICATION_PLACEMENT_TYPE_CLASS
+          + " " + why + "; set it to " + DatalocPlacementAllocator.class.getName() + " (without it the "
+          + "CapacityScheduler uses its stock allocator silently and no map follows a plan)");
+    }
+  }
+
   @Override
   public void serviceInit(Configuration conf) throws Exception {
+    requireAllocator(conf);
     super.serviceInit(conf);
     plans = new CapacityPlans(conf, rmContext, getNodeTracker(), getResourceCalculator(),
         this::getMinimumResourceCapability, r -> getNormalizedResource(r, getMaximumResourceCapability()), getClock());

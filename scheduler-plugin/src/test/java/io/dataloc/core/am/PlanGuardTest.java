@@ -15,6 +15,15 @@ import org.junit.jupiter.api.Test;
 /** The plan's two declines, rule by rule, and the delay bound that keeps them from starving a job. */
 class PlanGuardTest {
   /** Hosts a (2 slots) and b (1 slot); 5 tasks, the plan puts 4 on a and 1 on b. */
+  private static Problem problem() {
+    Cluster c = Cluster.builder().host("a", null, 2, 0).host("b", null, 1, 0).build();
+    PlacementGraph.Builder g = PlacementGraph.builder(c);
+    for (int t = 0; t < 5; t++) {
+      g.task("t" + t, 0, 1);
+    }
+    return Problem.of(c, g.build(), CostModel.uniform(1, 3));
+  }
+
   private static PlanGuard guard(int nodeDelay) {
     Cluster c = Cluster.builder().host("a", null, 2, 0).host("b", null, 1, 0).build();
     PlacementGraph.Builder g = PlacementGraph.builder(c);
@@ -67,5 +76,31 @@ class PlanGuardTest {
     g.taken("a");
     assertTrue(g.nonLocal("a", 1, () -> true).declines(), "a container taken on a resets its count");
     assertFalse(guard(0).nonLocal("a", 1, () -> true).declines(), "delay 0: never declines");
+  }
+
+  /**
+   * Bounded in time (a front end asked every few milliseconds): a node declines for {@code
+   * boundMillis} from its first decline in a row, however often it is asked; taking a container
+   * starts a new run. The time is the caller's clock.
+   */
+  @Test
+  void timedDeclinesEndAfterTheBoundNotAfterACount() {
+    Problem p = problem();
+    long[] now = {1_000};
+    PlanGuard g = PlanGuard.timed(p, Assignment.of(p, new int[] {0, 1, 0, 1, 2}), 3_000, () -> now[0]);
+    for (int i = 0; i < 1_000; i++) {
+      assertEquals(Verdict.DECLINE_NON_LOCAL, g.nonLocal("a", 2, () -> true), "asked " + i + " times in 0 ms");
+    }
+    now[0] += 2_999;
+    assertEquals(Verdict.DECLINE_NON_LOCAL, g.nonLocal("a", 2, () -> true));
+    assertEquals(Verdict.DECLINE_NON_LOCAL, g.nonLocal("b", 2, () -> true), "b's run starts now");
+    now[0] += 1;
+    assertEquals(Verdict.TAKE, g.nonLocal("a", 2, () -> true), "3 s since a's first decline");
+    g.taken("a");
+    assertEquals(Verdict.DECLINE_NON_LOCAL, g.nonLocal("a", 2, () -> true), "a new run after a container");
+    now[0] += 2_998; // b's run began 1 ms before a's ended
+    assertEquals(Verdict.DECLINE_NON_LOCAL, g.nonLocal("b", 2, () -> true));
+    now[0] += 1;
+    assertEquals(Verdict.TAKE, g.nonLocal("b", 2, () -> true));
   }
 }
