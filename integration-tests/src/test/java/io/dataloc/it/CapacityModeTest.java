@@ -188,4 +188,37 @@ class CapacityModeTest {
     }
     assertTrue(chain.toString().contains("yarn.scheduler.app-placement-allocator.class"), chain.toString());
   }
+
+  /**
+   * A planned map key never reserves a node: a node the plan wants but where the map does not fit
+   * now is not let through (the CapacityScheduler would reserve it, and a reserved allocation skips
+   * the plan's question yet is asked at commit, so a veto there would pin the node). Here all data
+   * is on h1; after the AM and two 3-GB maps h1 has 1 GB free, less than a map.
+   */
+  @Test
+  void aPlannedJobNeverReservesANode() throws Exception {
+    Map<String, String> settings = new LinkedHashMap<>(twoQueues(true, false));
+    settings.put("yarn.scheduler.dataloc.cs.max-wait-ms", "600000"); // no fallback in this test
+    List<List<String>> splits = java.util.Collections.nCopies(12, List.of("h1"));
+    try (MiniMr c = MiniMr.start(DatalocCapacityScheduler.class, settings, Scenarios.twoRacks(4), 8192, dir)) {
+      RMApp app = c.submitEdited("alice", splits, sub -> sub.setQueue("a"));
+      MrJob job = c.launch(app, "h1", splits, 3072);
+      awaitPhase(c, app, "planned");
+      var cs = (CapacityScheduler) c.rm.getResourceScheduler();
+      for (int round = 0; round < 6; round++) {
+        job.heartbeat();
+        for (var nm : c.nodeList()) {
+          nm.nodeHeartbeat(true);
+          c.rm.drainEvents();
+        }
+        job.heartbeat();
+        for (var nm : c.nodeList()) {
+          assertEquals(null, cs.getNode(nm.getNodeId()).getReservedContainer(),
+              "round " + round + ": no reservation on " + nm.getNodeId() + "; maps " + job.perHost());
+        }
+      }
+      assertTrue(job.perHost().getOrDefault("h1", 0) == 2, "h1 runs the two maps that fit: " + job.perHost());
+      assertEquals(0, plans(c).metrics().errors());
+    }
+  }
 }

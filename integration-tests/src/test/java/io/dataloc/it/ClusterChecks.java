@@ -17,7 +17,12 @@ final class ClusterChecks {
    * at least 22 of them data-local.
    */
   static void assertPlannedLocalJob(String out) {
-    assertTrue(out.contains("the ResourceManager ran io.dataloc.yarn.LocalityScheduler"), "RM ran Dataloc");
+    assertPlannedLocalJob(out, "io.dataloc.yarn.LocalityScheduler");
+  }
+
+  /** As {@link #assertPlannedLocalJob(String)}, the ResourceManager having run {@code scheduler}. */
+  static void assertPlannedLocalJob(String out, String scheduler) {
+    assertTrue(out.contains("the ResourceManager ran " + scheduler), "RM ran " + scheduler);
     assertTrue(out.contains("Dataloc planned"), "the job was planned");
     Matcher m = Pattern.compile("DATALOC-REPORT data-local=(\\d+) rack-local=(\\d+) other=(\\d+)").matcher(out);
     assertTrue(m.find(), "a report line");

@@ -32,6 +32,9 @@ public final class Demo {
     try (EmbeddedCluster.Hdfs hdfs = EmbeddedCluster.startHdfs(dir, false, files, Demo::progress)) {
       results.addAll(EmbeddedCluster.run("dataloc", LocalityScheduler.class, Map.of(), hdfs, dir, Demo::progress));
       results.addAll(EmbeddedCluster.run("capacity", CapacityScheduler.class, Map.of(), hdfs, dir, Demo::progress));
+      results.addAll(EmbeddedCluster.run("capacity+dataloc", io.dataloc.yarn.cs.DatalocCapacityScheduler.class,
+          Map.of("yarn.scheduler.app-placement-allocator.class",
+              io.dataloc.yarn.cs.DatalocPlacementAllocator.class.getName()), hdfs, dir, Demo::progress));
     }
     System.out.println();
     System.out.println(table(results));

@@ -280,6 +280,10 @@ final class MrJob {
   }
 
   /** Maps that are running now. */
+  org.apache.hadoop.yarn.api.records.ApplicationId applicationId() {
+    return am.getApplicationAttemptId().getApplicationId();
+  }
+
   int runningMaps() {
     return running.size();
   }

@@ -33,4 +33,22 @@ class MultiProcessClusterTest {
     assertTrue(ProcessHandle.allProcesses().noneMatch(h -> h.info().commandLine().orElse("")
         .contains(dir.resolve("cluster").toString())), "no daemon of this cluster is left running");
   }
+
+  /**
+   * The same cluster with the stock CapacityScheduler and Dataloc's placement component (the two
+   * lines of yarn-site.xml an operator adds): the real wordcount is planned and its maps follow the
+   * plan onto their data.
+   */
+  @Test
+  void aRealJobIsPlannedInsideTheCapacityScheduler() throws Exception {
+    Scripts.Run r = Scripts.run(dir.resolve("run-cs.log"), 12, dir.resolve("cluster-cs"), "dataloc-cluster",
+        "--scheduler", "capacity-dataloc", "run", dir.resolve("cluster-cs").toString());
+    String out = r.output();
+    assertTrue(r.ended(), "the script ended");
+    assertEquals(0, r.exit(), "the script succeeded (the job's output was verified): " + out);
+    ClusterChecks.assertPlannedLocalJob(out, "io.dataloc.yarn.cs.DatalocCapacityScheduler");
+    try (var pids = Files.list(dir.resolve("cluster-cs/pids"))) {
+      assertEquals(0, pids.count(), "every daemon stopped");
+    }
+  }
 }

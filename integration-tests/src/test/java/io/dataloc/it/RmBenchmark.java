@@ -154,13 +154,18 @@ public final class RmBenchmark {
     return switch (name) {
       case "dataloc-bar", "dataloc-flow" -> TimedSchedulers.Dataloc.class;
       case "capacity" -> TimedSchedulers.Capacity.class;
+      case "capacity-dataloc" -> TimedSchedulers.CapacityDataloc.class;
       case "fair" -> TimedSchedulers.Fair.class;
       default -> throw new IllegalArgumentException("rm-bench: unknown scheduler '" + name
-          + "' (dataloc-bar, dataloc-flow, capacity, fair)");
+          + "' (dataloc-bar, dataloc-flow, capacity, capacity-dataloc, fair)");
     };
   }
 
   static Map<String, String> settings(String name) {
+    if (name.equals("capacity-dataloc")) {
+      return Map.of("yarn.scheduler.app-placement-allocator.class",
+          io.dataloc.yarn.cs.DatalocPlacementAllocator.class.getName());
+    }
     return name.startsWith("dataloc-") ? Map.of("yarn.scheduler.dataloc.assigner", name.substring(8)) : Map.of();
   }
 
@@ -197,6 +202,16 @@ public final class RmBenchmark {
         RMApp app = c.submit("user" + (a % 4), splits);
         jobs.add(c.launch(app, "h" + (1 + (long) a * shape.nodes() / shape.apps()), splits));
       }
+      var csPlans = c.rm.getResourceScheduler() instanceof io.dataloc.yarn.cs.DatalocCapacityScheduler d ? d.plans()
+          : null;
+      if (awaitPlans && csPlans != null) {
+        for (int i = 0; i < 6000 && jobs.stream().anyMatch(j -> {
+          String p = csPlans.phaseOf(j.applicationId());
+          return "reading".equals(p) || "planning".equals(p);
+        }); i++) {
+          Thread.sleep(10);
+        }
+      }
       if (awaitPlans && c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
         for (int i = 0; i < 6000 && s.reports().jobs().stream().anyMatch(
             j -> j.phase().equals("reading") || j.phase().equals("planning")); i++) {
@@ -206,6 +221,9 @@ public final class RmBenchmark {
       SchedulerClock.reset();
       if (c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
         s.reports().resetLockHolds(); // node registration and submission are not what is measured
+      }
+      if (csPlans != null) {
+        csPlans.resetHolds();
       }
       long t0 = System.nanoTime();
       double placeWall = -1;
@@ -256,9 +274,16 @@ public final class RmBenchmark {
       if (c.rm.getResourceScheduler() instanceof LocalityScheduler s && s.datalocMetrics().errors() > 0) {
         throw new IllegalStateException(scheduler + " caught " + s.datalocMetrics().errors() + " errors");
       }
-      String hold = c.rm.getResourceScheduler() instanceof LocalityScheduler s
-          ? String.format(Locale.ROOT, "%.2f / %.2f ms", s.reports().maxLockHoldNanos()[0] / 1e6, s.reports().maxLockHoldNanos()[1] / 1e6)
-          : "not measured";
+      if (csPlans != null && csPlans.metrics().errors() > 0) {
+        throw new IllegalStateException(scheduler + " caught " + csPlans.metrics().errors() + " errors");
+      }
+      long[] holdNanos = c.rm.getResourceScheduler() instanceof LocalityScheduler s ? s.reports().maxLockHoldNanos()
+          : csPlans != null ? csPlans.maxHoldNanos() : null;
+      String hold = holdNanos == null ? "not measured"
+          : String.format(Locale.ROOT, "%.2f / %.2f ms", holdNanos[0] / 1e6, holdNanos[1] / 1e6);
+      if (csPlans != null) {
+        System.out.println("  plan lock holds: " + csPlans.holds());
+      }
       if (c.rm.getResourceScheduler() instanceof LocalityScheduler s) {
         System.out.println("  lock holds: " + s.reports().lockHolds());
       }

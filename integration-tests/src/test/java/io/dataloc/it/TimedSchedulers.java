@@ -73,4 +73,17 @@ final class TimedSchedulers {
       return timed(() -> super.allocate(id, ask, sr, release, add, remove, updates));
     }
   }
+
+  public static final class CapacityDataloc extends io.dataloc.yarn.cs.DatalocCapacityScheduler {
+    @Override
+    public void handle(SchedulerEvent event) {
+      timed(event, () -> super.handle(event));
+    }
+
+    @Override
+    public Allocation allocate(ApplicationAttemptId id, List<ResourceRequest> ask, List<SchedulingRequest> sr,
+        List<ContainerId> release, List<String> add, List<String> remove, ContainerUpdates updates) {
+      return timed(() -> super.allocate(id, ask, sr, release, add, remove, updates));
+    }
+  }
 }

@@ -115,6 +115,35 @@ public final class CapacityPlans {
     state.faults(f);
   }
 
+  /**
+   * The plan lock itself, for the tests' lock-order checker only: nothing outside this package
+   * may take it.
+   */
+  public Object lockForTesting() {
+    return state.lock();
+  }
+
+  /** The longest hold of the plan lock since the last reset: wall and CPU nanoseconds (benchmarks). */
+  public long[] maxHoldNanos() {
+    synchronized (state.lock()) {
+      LockHolds.Report r = state.holds().report();
+      return new long[] {r.maxNanos(), r.maxCpuNanos()};
+    }
+  }
+
+  /** Every hold of the plan lock by site since the last reset (benchmarks). */
+  public String holds() {
+    synchronized (state.lock()) {
+      return state.holds().describe();
+    }
+  }
+
+  public void resetHolds() {
+    synchronized (state.lock()) {
+      state.holds().reset();
+    }
+  }
+
   /** The application's state as the scheduler page names it (reading, planned, online, ...), or null. */
   public String phaseOf(ApplicationId id) {
     synchronized (state.lock()) {
@@ -417,9 +446,14 @@ public final class CapacityPlans {
    */
   public boolean following(ApplicationId id) {
     synchronized (state.lock()) {
-      DatalocApp a = state.apps().get(id);
-      return a != null && a.phase() == DatalocApp.Phase.PLANNED && !a.servedFromAsks() && !fallingBack(a)
-          && !plans.containment.degraded();
+      state.holds().enter();
+      try {
+        DatalocApp a = state.apps().get(id);
+        return a != null && a.phase() == DatalocApp.Phase.PLANNED && !a.servedFromAsks() && !fallingBack(a)
+            && !plans.containment.degraded();
+      } finally {
+        state.holds().exit("cs: following");
+      }
     }
   }
 
@@ -428,15 +462,21 @@ public final class CapacityPlans {
    * node (another proposal took it first). Never asked of a reserved allocation.
    */
   public boolean stillWants(ApplicationId id, SchedulerNode node) {
+    String name = node.getNodeName();
     synchronized (state.lock()) {
-      DatalocApp a = state.apps().get(id);
-      if (a == null || a.phase() != DatalocApp.Phase.PLANNED || a.servedFromAsks() || fallingBack(a)
-          || plans.containment.degraded()) {
-        return true;
+      state.holds().enter();
+      try {
+        DatalocApp a = state.apps().get(id);
+        if (a == null || a.phase() != DatalocApp.Phase.PLANNED || a.servedFromAsks() || fallingBack(a)
+            || plans.containment.degraded()) {
+          return true;
+        }
+        DecisionEngine engine = state.engine();
+        int h = engine.state().hostIndex(name);
+        return h < 0 || engine.proposeFor(a.jobId, h) != null;
+      } finally {
+        state.holds().exit("cs: still wants");
       }
-      DecisionEngine engine = state.engine();
-      int h = engine.state().hostIndex(node.getNodeName());
-      return h < 0 || engine.proposeFor(a.jobId, h) != null;
     }
   }
 

@@ -89,7 +89,8 @@ public class DatalocCapacityScheduler extends CapacityScheduler {
     requireAllocator(conf);
     super.serviceInit(conf);
     plans = new CapacityPlans(conf, rmContext, getNodeTracker(), getResourceCalculator(),
-        this::getMinimumResourceCapability, r -> getNormalizedResource(r, getMaximumResourceCapability()), getClock());
+        this::getMinimumResourceCapability, r -> getNormalizedResource(r, getMaximumResourceCapability()),
+        () -> getClock().getTime());
   }
 
   @Override
