@@ -12,10 +12,13 @@ public final class SchedulerClock {
   private static int count;
   private static long handleNanos;
   private static long allocateNanos;
+  /** CPU time of the scheduler's calls (the calling thread's), beside their wall time. */
+  private static long cpuNanos;
 
   private SchedulerClock() {}
 
   static synchronized void reset() {
+    cpuNanos = 0;
     count = 0;
     handleNanos = 0;
     allocateNanos = 0;
@@ -51,6 +54,15 @@ public final class SchedulerClock {
   }
 
   /** All time inside the scheduler (events and allocate calls), in seconds. */
+  static synchronized void cpu(long nanos) {
+    cpuNanos += nanos;
+  }
+
+  /** The scheduler's calls' CPU seconds (wall time less waiting for a core, a lock or a pause). */
+  static synchronized double schedulerCpuSeconds() {
+    return cpuNanos / 1e9;
+  }
+
   static synchronized double schedulerSeconds() {
     return (handleNanos + allocateNanos) / 1e9;
   }

@@ -20,18 +20,25 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairSchedule
 final class TimedSchedulers {
   private TimedSchedulers() {}
 
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
+
   static void timed(SchedulerEvent event, Runnable handling) {
+    long c0 = THREADS.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     handling.run();
     SchedulerClock.event(event.getType() == SchedulerEventType.NODE_UPDATE, System.nanoTime() - t0);
+    SchedulerClock.cpu(THREADS.getCurrentThreadCpuTime() - c0);
   }
 
   static Allocation timed(java.util.function.Supplier<Allocation> allocating) {
+    long c0 = THREADS.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     try {
       return allocating.get();
     } finally {
       SchedulerClock.allocate(System.nanoTime() - t0);
+      SchedulerClock.cpu(THREADS.getCurrentThreadCpuTime() - c0);
     }
   }
 

@@ -68,6 +68,12 @@ public final class CapacityPlans {
     STOCK,
     /** The plan wants it: let it through if the map fits now (a planned key never reserves). */
     ADMIT,
+    /**
+     * The job waits for its plan: let the node through if the AM asks for maps on it and the map
+     * fits now (an early map, on its data); else it is a veto. The caller reads its asks, with no
+     * plan lock held.
+     */
+    ADMIT_IF_ASKED,
     /** The plan does not want it now. */
     VETO
   }
@@ -379,11 +385,10 @@ public final class CapacityPlans {
   }
 
   /**
-   * Whether a node should go to this attempt's map key now (see the class comment). {@code
-   * askedHere}: the AM asks for maps on this node. Pure but for the plan's declines' bookkeeping
-   * and the start of the job's wait.
+   * Whether a node should go to this attempt's map key now (see the class comment). Pure but for
+   * the plan's declines' bookkeeping and the start of the job's wait.
    */
-  public Answer precheck(ApplicationAttemptId attempt, SchedulerNode node, boolean askedHere) {
+  public Answer precheck(ApplicationAttemptId attempt, SchedulerNode node) {
     String name = node.getNodeName();
     long now = clock.getTime();
     synchronized (state.lock()) {
@@ -398,9 +403,6 @@ public final class CapacityPlans {
         if (wanted(a, name)) {
           return Answer.ADMIT;
         }
-        if (a.waiting() && askedHere) {
-          return Answer.ADMIT; // an early map, on its data
-        }
         long maxWait = state.settings().csMaxWaitMs();
         if (a.declinesSince == 0) {
           a.declinesSince = now;
@@ -411,6 +413,9 @@ public final class CapacityPlans {
             state.metrics().csFallbacks.incr();
           }
           return Answer.STOCK;
+        }
+        if (a.waiting()) {
+          return Answer.ADMIT_IF_ASKED; // an early map, on its data
         }
         state.metrics().declines.incr();
         return Answer.VETO;

@@ -23,8 +23,10 @@ final class EngineNodes {
    */
   record Facts(String name, String rack, int slots, int slotsAtMost, long freeContainers, boolean decommissioning) {
     static Facts of(SchedulerNode node, NodeSizes sizes) {
-      return new Facts(node.getNodeName(), node.getRackName(), sizes.slots(node), sizes.mapSlotsAtMost(node),
-          NodeSizes.labelled(node) ? 0 : sizes.minimumContainers(node.getUnallocatedResource()), EngineNodes.decommissioning(node));
+      int slots = sizes.slots(node);
+      boolean labelled = NodeSizes.labelled(node);
+      return new Facts(node.getNodeName(), node.getRackName(), slots, labelled ? 0 : slots,
+          labelled ? 0 : sizes.minimumContainers(node.getUnallocatedResource()), EngineNodes.decommissioning(node));
     }
   }
 

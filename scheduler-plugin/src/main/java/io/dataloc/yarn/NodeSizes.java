@@ -57,11 +57,23 @@ final class NodeSizes {
   }
 
   long minimumContainers(Resource room) {
-    Resource min = minimumAllocation.get();
-    // A minimum allocation of 0 (the key allows it) counts in units of 1 MB and 1 vcore.
-    Resource unit = Resource.newInstance(Math.max(1, min.getMemorySize()), Math.max(1, min.getVirtualCores()));
-    return Math.max(0, calculator.computeAvailableContainers(room, unit));
+    return Math.max(0, calculator.computeAvailableContainers(room, unit()));
   }
+
+  /** The minimum allocation, counted in units of at least 1 MB and 1 vcore (the key allows 0); kept while it stays. */
+  private Resource unit() {
+    Resource min = minimumAllocation.get();
+    Unit u = unit;
+    if (u == null || u.minimum() != min) {
+      u = new Unit(min, Resource.newInstance(Math.max(1, min.getMemorySize()), Math.max(1, min.getVirtualCores())));
+      unit = u;
+    }
+    return u.unit();
+  }
+
+  private record Unit(Resource minimum, Resource unit) {}
+
+  private volatile Unit unit;
 
   /**
    * How many of a job's maps each engine host runs at once: as many of its (normalized) map

@@ -100,8 +100,10 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
     }
     try {
       fault("precheckNode");
-      CapacityPlans.Answer answer = p.precheck(appSchedulingInfo.getApplicationAttemptId(), node,
-          getOutstandingAsksCount(node.getNodeName()) > 0);
+      CapacityPlans.Answer answer = p.precheck(appSchedulingInfo.getApplicationAttemptId(), node);
+      if (answer == CapacityPlans.Answer.ADMIT_IF_ASKED) {
+        answer = getOutstandingAsksCount(node.getNodeName()) > 0 ? CapacityPlans.Answer.ADMIT : CapacityPlans.Answer.VETO;
+      }
       switch (answer) {
         case ADMIT:
           // A planned key never reserves: a node without room now is not let through.
