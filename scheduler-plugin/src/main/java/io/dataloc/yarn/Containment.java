@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * or {@code -refreshQueues} rebuilds it ({@link #endDegraded}).
  */
 final class Containment {
-  private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+  private static final Logger LOG = LoggerFactory.getLogger(PlanService.class);
 
   private final SchedulerContext ctx;
   /** Replaces the engine with an empty one and sends every application online (under the lock). */

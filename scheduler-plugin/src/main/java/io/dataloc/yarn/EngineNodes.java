@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * re-routed). Fed {@link Facts} snapshots taken before the plan lock, so nothing here reads a node.
  */
 final class EngineNodes {
-  private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+  private static final Logger LOG = LoggerFactory.getLogger(PlanService.class);
 
   /**
    * What the engine needs of a node, read from YARN with no plan lock held.

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * plan fails, is served from its asks; nothing else is affected.
  */
 final class PlacementPipeline {
-  private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+  private static final Logger LOG = LoggerFactory.getLogger(PlanService.class);
 
   private final SchedulerContext ctx;
   private final NodeSizes sizes;

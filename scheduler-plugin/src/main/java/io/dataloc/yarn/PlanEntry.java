@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * before its plan are tied to their tasks ({@link #replayEarly}).
  */
 final class PlanEntry {
-  private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+  private static final Logger LOG = LoggerFactory.getLogger(PlanService.class);
   /** Tasks of a plan entered into the engine per hold of the lock. */
   static final int APPLY_CHUNK = 1_000;
 
