@@ -23,9 +23,13 @@ import org.knowm.xchart.CategoryChartBuilder;
  * chart per placement ({@code DIR/workload-PLACEMENT.png}: mean, p50 and p95 job time per scheduler).
  */
 public final class WorkloadReport {
-  /** Dataloc as shipped ({@code dataloc}) or a variant of it ({@code dataloc-...}: some settings changed). */
+  /**
+   * Dataloc as shipped ({@code dataloc}), a variant of it ({@code dataloc-...}: some settings
+   * changed), or the CapacityScheduler with Dataloc's placement component ({@code capacity-dataloc}):
+   * each is compared with the best stock scheduler, never counted as one.
+   */
   static boolean isDataloc(String scheduler) {
-    return scheduler.equals("dataloc") || scheduler.startsWith("dataloc-");
+    return scheduler.equals("dataloc") || scheduler.startsWith("dataloc-") || scheduler.equals("capacity-dataloc");
   }
 
   private static final Pattern LINE = Pattern.compile("^WORKLOAD label=(\\S+)/(\\S+)/(\\S+) jobs=(\\d+) maps=(\\d+) "

@@ -165,7 +165,8 @@ public final class CapacityPlans {
    */
   public void refresh(Configuration conf) throws java.io.IOException {
     for (DatalocConfiguration.Key k : DatalocConfiguration.STANDALONE_ONLY) {
-      if (conf.get(k.fullName()) != null) {
+      String v = conf.getTrimmed(k.fullName());
+      if (v != null && !v.isEmpty() && !v.equals(k.defaultValue())) {
         throw new java.io.IOException("refused: " + k.fullName() + " is a setting of the standalone scheduler only");
       }
     }
@@ -330,13 +331,13 @@ public final class CapacityPlans {
     for (ApplicationId id : state.apps().takeDirty(RECONCILE_PER_HEARTBEAT)) {
       DatalocApp a = state.apps().get(id);
       if (a != null && !a.servedFromAsks()) {
-        reconcile(a);
+        reconcile(a, Map.of());
       }
     }
   }
 
-  private void reconcile(DatalocApp a) {
-    Map<String, Integer> demand = a.demand;
+  /** Reconciles with the asks last seen; their host-level demand only if given (it is not kept). */
+  private void reconcile(DatalocApp a, Map<String, Integer> demand) {
     plans.asks.reconcile(a, a.askingMaps, a.wantedMaps, false, () -> demand);
   }
 
@@ -376,10 +377,9 @@ public final class CapacityPlans {
       }
       a.askingMaps = asking;
       a.wantedMaps = wanted;
-      a.demand = demand;
       state.working(id);
       state.faults().at(FaultInjector.RECONCILE, id);
-      reconcile(a);
+      reconcile(a, demand);
       state.working(null);
     });
   }

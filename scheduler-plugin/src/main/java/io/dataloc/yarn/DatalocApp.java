@@ -75,13 +75,12 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   /** Its containers that ended while it waited for its plan (an early map among them is done, not running). */
   final java.util.Set<ContainerId> earlyEnded = new java.util.HashSet<>();
   /**
-   * CapacityScheduler mode: the maps its AM asks for now, and on which hosts (a snapshot taken
-   * with no lock of ours, at its last ask); when its plan's declines began (or last ended with a
-   * container, clock ms); the tasks committed on each host, in order, awaiting their containers.
+   * CapacityScheduler mode: the maps its AM asks for now (at its last ask); when its plan's
+   * declines began (or last ended with a container, clock ms); the tasks committed on each host,
+   * in order, awaiting their containers.
    */
   int wantedMaps;
   boolean askingMaps;
-  Map<String, Integer> demand = Map.of();
   long declinesSince;
   boolean fallingBack;
   final Map<String, java.util.ArrayDeque<Integer>> awaitingContainers = new HashMap<>();

@@ -350,12 +350,13 @@ public final class DatalocConfiguration {
 
   /**
    * The settings a CapacityScheduler with Dataloc starts with: as {@link #atStart}, and no key of
-   * the standalone scheduler set (the CapacityScheduler's own settings rule there); else an error
-   * naming the key and the CapacityScheduler setting to use instead.
+   * the standalone scheduler set to anything but its default (the CapacityScheduler's own settings
+   * rule there); else an error naming the key.
    */
   public static Settings insideCapacityScheduler(Configuration conf) {
     for (Key k : STANDALONE_ONLY) {
-      if (conf.get(k.fullName()) != null) {
+      String v = conf.getTrimmed(k.fullName());
+      if (v != null && !v.isEmpty() && !v.equals(k.defaultValue())) {
         throw new org.apache.hadoop.yarn.exceptions.YarnRuntimeException("Dataloc cannot start inside the "
             + "CapacityScheduler: " + k.fullName() + " is a setting of the standalone scheduler only (the "
             + "CapacityScheduler's own queue settings decide this there); remove it");

@@ -119,17 +119,19 @@ class DatalocConfigurationTest {
 
   /**
    * Inside the CapacityScheduler the standalone scheduler's own keys (AM limit, ACLs, job ordering,
-   * delays, ...) mean nothing: each is refused at start, naming it; {@code cs.queues} selects
-   * queues by leaf name or path.
+   * delays, ...) mean nothing: each set to anything but its default is refused at start, naming
+   * it; {@code cs.queues} selects queues by leaf name or path.
    */
   @Test
   void standaloneKeysAreRefusedInsideTheCapacityScheduler() {
     for (DatalocConfiguration.Key k : DatalocConfiguration.STANDALONE_ONLY) {
       Configuration conf = new Configuration(false);
-      conf.set(k.fullName(), k.defaultValue());
+      conf.set(k.fullName(), "other-than-" + k.defaultValue());
       var x = assertThrows(org.apache.hadoop.yarn.exceptions.YarnRuntimeException.class,
           () -> DatalocConfiguration.insideCapacityScheduler(conf), k.fullName());
       assertTrue(x.getMessage().contains(k.fullName()), x.getMessage());
+      conf.set(k.fullName(), k.defaultValue()); // the shipped file lists every key at its default
+      DatalocConfiguration.insideCapacityScheduler(conf);
     }
     DatalocConfiguration.Settings all = DatalocConfiguration.insideCapacityScheduler(new Configuration(false));
     assertTrue(all.plansQueue("anything", "root.anything"));
