@@ -159,18 +159,22 @@ public final class CapacityPlans {
   }
 
   /**
-   * {@code -refreshQueues}: validates Dataloc's keys first; an invalid or start-only value is
-   * refused ("refused: ..." naming the key) and the running settings stay. Changed engine settings
-   * rebuild the engine (running jobs continue from their asks).
+   * {@code -refreshQueues}, first step: Dataloc's keys checked; an invalid or start-only value is
+   * refused ("refused: ..." naming the key) and nothing changes. Then {@link #apply}: changed
+   * engine settings rebuild the engine (running jobs continue from their asks).
    */
-  public void refresh(Configuration conf) throws java.io.IOException {
+  public DatalocConfiguration.Settings validate(Configuration conf) throws java.io.IOException {
     for (DatalocConfiguration.Key k : DatalocConfiguration.STANDALONE_ONLY) {
       String v = conf.getTrimmed(k.fullName());
       if (v != null && !v.isEmpty() && !v.equals(k.defaultValue())) {
         throw new java.io.IOException("refused: " + k.fullName() + " is a setting of the standalone scheduler only");
       }
     }
-    DatalocConfiguration.Settings next = DatalocConfiguration.onRefresh(conf, state.settings());
+    return DatalocConfiguration.onRefresh(conf, state.settings());
+  }
+
+  /** Applies settings {@link #validate} accepted (after the CapacityScheduler accepted its own refresh). */
+  public void apply(DatalocConfiguration.Settings next) {
     synchronized (state.lock()) {
       state.holds().enter();
       try {
@@ -280,6 +284,10 @@ public final class CapacityPlans {
     locked("cs: attempt added", () -> {
       DatalocApp a = state.apps().get(attempt.getApplicationId());
       if (a != null) {
+        // The new AM asks afresh: nothing the old one asked for stands.
+        a.askingMaps = false;
+        a.wantedMaps = 0;
+        a.declinesSince = 0;
         state.apps().goOnline(a, "AM attempt " + attempt.getAttemptId());
       }
     });
@@ -568,8 +576,30 @@ public final class CapacityPlans {
         state.apps().tie(container, task);
       } else if (a.waiting()) {
         a.early(container, host, rack, state.settings().bounds().onlineMaxPending());
+      } else if (a.phase() == DatalocApp.Phase.PLANNED && a.am != null) {
+        lateEarlyMap(a, container, host);
       }
     });
+  }
+
+  /**
+   * An early map whose container the commit named only after the job's plan came in (the plan
+   * landed between the allocation and the commit's hook): the AM runs in it the task its rule
+   * picks, so the replay takes it and the engine starts it there, as for the other early maps.
+   */
+  private void lateEarlyMap(DatalocApp a, ContainerId container, String host) {
+    DecisionEngine engine = state.engine();
+    int h = engine.state().hostIndex(host);
+    if (h < 0) {
+      return;
+    }
+    int index = a.am.take(h, engine.state().rackOf(h));
+    int task = index < 0 ? -1 : engine.task(a.jobId, index);
+    if (task >= 0 && engine.startedOutside(task, h)) {
+      state.apps().tie(container, task);
+    } else if (task >= 0) {
+      engine.dropPending(task);
+    }
   }
 
   /** A container ended: its task, if it ran one of the engine's, ends ({@link TaskEnd}). */

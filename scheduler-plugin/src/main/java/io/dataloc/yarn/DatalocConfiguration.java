@@ -224,10 +224,12 @@ public final class DatalocConfiguration {
     } catch (IllegalArgumentException e) {
       throw new java.io.IOException("refused: " + e.getMessage(), e);
     }
-    // The calculator, the placement threads and their queue are made at start.
+    // The calculator, the placement threads and their queue are made at start; the map priority
+    // names the request keys already attached and tied (a change would split them).
     Map<Key, Boolean> changed = Map.of(RESOURCE_CALCULATOR, next.dominantResources() != current.dominantResources(),
         PLACEMENT_THREADS, next.bounds().placementThreads() != current.bounds().placementThreads(),
-        PLACEMENT_MAX_WAITING, next.bounds().maxWaiting() != current.bounds().maxWaiting());
+        PLACEMENT_MAX_WAITING, next.bounds().maxWaiting() != current.bounds().maxWaiting(),
+        MAP_PRIORITY, next.mapPriority() != current.mapPriority());
     for (Map.Entry<Key, Boolean> e : changed.entrySet()) {
       if (e.getValue()) {
         throw new java.io.IOException("refused: " + e.getKey().fullName()

@@ -90,6 +90,9 @@ final class Heartbeat {
         break;
       }
     }
+    // What this heartbeat placed (an AM, a reduce) holds room from now on: a plan made before the
+    // node's next heartbeat must not count it as map slots.
+    nodes.mapSlots(node);
     ctx.working(null);
   }
 }

@@ -105,7 +105,7 @@ class DatalocConfigurationTest {
   @Test
   void aRefreshThatChangesAStartOnlyKeyIsRefused() throws Exception {
     DatalocConfiguration.Settings current = DatalocConfiguration.load(new Configuration(false));
-    for (String key : new String[] {"placement.threads", "placement.max-waiting", "resource-calculator"}) {
+    for (String key : new String[] {"placement.threads", "placement.max-waiting", "resource-calculator", "map-priority"}) {
       Configuration c = new Configuration(false);
       c.set(DatalocConfiguration.PREFIX + key, key.equals("resource-calculator") ? "dominant" : "7");
       java.io.IOException e = assertThrows(java.io.IOException.class, () -> DatalocConfiguration.onRefresh(c, current));

@@ -102,14 +102,18 @@ public class DatalocCapacityScheduler extends CapacityScheduler {
     super.serviceStop();
   }
 
-  /** {@code -refreshQueues}: Dataloc's keys are checked first; a refusal leaves both as they were. */
+  /**
+   * {@code -refreshQueues}: Dataloc's keys are checked first, then the CapacityScheduler refreshes,
+   * then Dataloc applies its settings; a refusal by either leaves both as they were.
+   */
   @Override
   public void reinitialize(Configuration conf, RMContext context) throws IOException {
     CapacityPlans p = plans;
-    if (p != null) {
-      p.refresh(conf);
-    }
+    io.dataloc.yarn.DatalocConfiguration.Settings next = p == null ? null : p.validate(conf);
     super.reinitialize(conf, context);
+    if (p != null) {
+      p.apply(next);
+    }
   }
 
   @Override

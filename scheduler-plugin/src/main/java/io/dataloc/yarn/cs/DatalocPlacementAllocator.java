@@ -108,7 +108,8 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
         case ADMIT:
           // A planned key never reserves: a node without room now is not let through.
           Resource ask = getPendingAsk(ResourceRequest.ANY).getPerAllocationResource();
-          if (ask != null && !Resources.fitsIn(ask, node.getUnallocatedResource())) {
+          if (ask != null && !Resources.fitsIn(rmContext.getScheduler().getResourceCalculator(), ask,
+              node.getUnallocatedResource())) {
             diagnostics.ifPresent(d -> d.collect("Dataloc: the plan wants this node, but the map does not fit now", ""));
             return false;
           }
