@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler;
 import org.junit.jupiter.api.Test;
@@ -113,7 +114,15 @@ class CapacityModeTest {
     List<List<String>> splits = Scenarios.skewed(24, 6, 2, 2, 11);
     try (MiniMr c = MiniMr.start(DatalocCapacityScheduler.class, twoQueues(true, true), topology, 8192, dir)) {
       RMApp app = c.submitEdited("alice", splits, sub -> sub.setQueue("a"));
-      MrJob job = c.launch(app, "h1", splits);
+      // The scheduling threads place the AM wherever they find room first, with no heartbeat.
+      c.rm.waitForState(app.getApplicationId(), org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState.ACCEPTED);
+      for (int i = 0; i < 500 && (app.getCurrentAppAttempt() == null
+          || app.getCurrentAppAttempt().getAppAttemptState() != RMAppAttemptState.ALLOCATED); i++) {
+        Thread.sleep(10);
+      }
+      var am = c.rm.sendAMLaunched(app.getCurrentAppAttempt().getAppAttemptId());
+      am.registerAppAttempt();
+      MrJob job = new MrJob(am, splits, c.rackOf);
       awaitPhase(c, app, "planned");
       int rounds = Rounds.run(c, job, 300);
       assertTrue(rounds > 0, job.describe());
