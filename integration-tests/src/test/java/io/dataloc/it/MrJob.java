@@ -23,10 +23,29 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
  * (RMContainerAllocator): one map request per task at priority 20, +1 on each split host, each
  * distinct rack and ANY; absolute totals for the entries that changed; containers matched in
  * three passes (first pending task in the host's list, then the rack's list, then any); leftover
- * containers released. A task runs for 1 round if data-local, 2 if rack-local, 3 otherwise.
+ * containers released. A task runs for 1 round if data-local, 2 if rack-local, 3 otherwise, unless
+ * a {@link Tasks} listener runs them ({@link #listen}: the replay's timed tasks, and reduces asked
+ * at priority 10, anywhere, once a fraction of the maps is done, as the MapReduce AM's slow-start).
  */
 final class MrJob {
   static final int MAP_PRIORITY = 20;
+  static final int REDUCE_PRIORITY = 10;
+
+  /** Told of each task given a container; it reports the task done through {@link #complete}. */
+  interface Tasks {
+    void mapStarted(int task, String host, int level, ContainerId container);
+
+    void reduceStarted(int reduce, String host, ContainerId container);
+  }
+
+  private Tasks tasks;
+  private int reduces;
+  private int reduceAskAt;
+  private boolean reducesAsked;
+  private int reducesUnassigned;
+  private int mapsDone;
+  private int reducesDone;
+  private final Set<ContainerId> reduceContainers = new java.util.HashSet<>();
   private static final Resource MAP = Resource.newInstance(1024, 1);
   private final Resource map;
 
@@ -92,8 +111,45 @@ final class MrJob {
     changed.add(k);
   }
 
+  /**
+   * Runs the tasks through {@code listener} from now on, with {@code reduces} reduces asked once
+   * {@code slowStart} of the maps are done (at least one map).
+   */
+  void listen(Tasks listener, int reduces, double slowStart) {
+    this.tasks = listener;
+    this.reduces = reduces;
+    this.reducesUnassigned = reduces;
+    this.reduceAskAt = Math.max(1, (int) Math.ceil(slowStart * splits.size()));
+  }
+
+  /** The task in {@code container} ended: its node reports this status with its next heartbeat. */
+  ContainerStatus complete(ContainerId container) {
+    int[] run = running.remove(container);
+    launched.remove(container);
+    if (run != null) {
+      done[run[0]] = true;
+      mapsDone++;
+    } else if (reduceContainers.remove(container)) {
+      reducesDone++;
+    }
+    return ContainerStatus.newInstance(container, ContainerState.COMPLETE, "done", 0);
+  }
+
+  int mapsDone() {
+    return mapsDone;
+  }
+
+  /** Every map and every reduce is done. */
+  boolean allDone() {
+    return mapsDone == splits.size() && reducesDone == reduces;
+  }
+
   private List<ResourceRequest> asks() {
     List<ResourceRequest> out = new ArrayList<>();
+    if (tasks != null && !reducesAsked && reduces > 0 && mapsDone >= reduceAskAt) {
+      reducesAsked = true;
+      out.add(ResourceRequest.newInstance(Priority.newInstance(REDUCE_PRIORITY), ResourceRequest.ANY, map, reduces));
+    }
     for (String k : changed) {
       int n = k.equals("*") ? anyAsk : hostAsk.containsKey(k) ? hostAsk.get(k) : rackAsk.getOrDefault(k, 0);
       out.add(ResourceRequest.newInstance(Priority.newInstance(MAP_PRIORITY), k, map, Math.max(0, n)));
@@ -154,6 +210,22 @@ final class MrJob {
 
   private void assign(List<Container> containers) {
     List<Container> left = new ArrayList<>(containers);
+    if (tasks != null) {
+      for (var it = left.iterator(); it.hasNext(); ) {
+        Container c = it.next();
+        if (c.getPriority().getPriority() == REDUCE_PRIORITY) {
+          it.remove();
+          if (reducesUnassigned > 0) {
+            int r = reduces - reducesUnassigned--;
+            reduceContainers.add(c.getId());
+            tasks.reduceStarted(r, c.getNodeId().getHost(), c.getId());
+          } else {
+            release.add(c.getId());
+            released++;
+          }
+        }
+      }
+    }
     left.removeIf(c -> match(c, hostList.get(c.getNodeId().getHost()), 0));
     left.removeIf(c -> match(c, rackList.get(rackOf.getOrDefault(c.getNodeId().getHost(), "/default-rack")), 1));
     left.removeIf(c -> match(c, allPending(), 2));
@@ -192,6 +264,9 @@ final class MrJob {
         running.put(c.getId(), new int[] {t, lvl + 1});
         containerHost.put(c.getId(), host);
         launched.add(c.getId());
+        if (tasks != null) {
+          tasks.mapStarted(t, host, lvl, c.getId());
+        }
         return true;
       }
     }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
@@ -42,8 +41,8 @@ final class AmAdmissions {
 
   /** Whether the application's AM may take room on the node now. */
   boolean mayAdmit(ApplicationId id, FiCaSchedulerNode node) {
-    long now = System.nanoTime();
-    if (stale || now - nextAt >= TimeUnit.MILLISECONDS.toNanos(VIEW_MILLIS)) {
+    long now = ctx.nowMillis();
+    if (stale || now - nextAt >= VIEW_MILLIS) {
       next = findNext(now);
       nextAt = now;
       stale = false;
@@ -73,13 +72,13 @@ final class AmAdmissions {
         runningAms.merge(a.user, 1, Integer::sum);
         continue;
       }
-      waiting.add(new AmAdmission.Waiting(a.id.getId(), a.user, TimeUnit.NANOSECONDS.toMillis(a.submittedNanos),
+      waiting.add(new AmAdmission.Waiting(a.id.getId(), a.user, a.submittedMillis,
           a.tasks, ctx.applicationPriority(a.id)));
       ids.add(a.id);
     }
     List<AmAdmission.Waiting> sized = AmAdmission.withKnownSizes(waiting);
     AmAdmission.Waiting best = AmAdmission.next(sized, JobOrderings.create(ctx.settings().amAdmission()),
-        TimeUnit.NANOSECONDS.toMillis(now), AmAdmission.currentShare(runningAms));
+        now, AmAdmission.currentShare(runningAms));
     for (int i = 0; i < sized.size(); i++) {
       if (sized.get(i) == best) {
         return ids.get(i);

@@ -2,7 +2,6 @@ package io.dataloc.yarn;
 
 import io.dataloc.core.am.AmSiting;
 import io.dataloc.core.engine.EngineState;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ClusterNodeTracker;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
@@ -41,9 +40,9 @@ final class AmSites {
       return true;
     }
     int here = s.demand(h);
-    long now = System.nanoTime();
+    long now = ctx.nowMillis();
     int least = here == 0 ? 0 : least(s, am, now);
-    long declinedFor = a.amDeclinedAt == null ? -1 : TimeUnit.NANOSECONDS.toMillis(now - a.amDeclinedAt);
+    long declinedFor = a.amDeclinedAt == null ? -1 : now - a.amDeclinedAt;
     if (AmSiting.decide(here, least, declinedFor, maxWait) == AmSiting.Verdict.TAKE) {
       a.amDeclinedAt = null;
       return true;
@@ -57,7 +56,7 @@ final class AmSites {
 
   /** The least demand among schedulable nodes with room for the AM; MAX_VALUE if none has room. */
   private int least(EngineState s, Resource am, long now) {
-    if (viewFor != null && viewFor.equals(am) && now - viewAt < TimeUnit.MILLISECONDS.toNanos(VIEW_MILLIS)) {
+    if (viewFor != null && viewFor.equals(am) && now - viewAt < VIEW_MILLIS) {
       return viewLeast;
     }
     int least = Integer.MAX_VALUE;

@@ -35,13 +35,17 @@ final class AppRegistry {
   private final Consumer<ApplicationId> mayHaveOtherWork;
   private long nextJobId = 1;
 
-  AppRegistry(Supplier<DecisionEngine> engine, Consumer<ApplicationId> mayHaveOtherWork) {
+  private final java.util.function.LongSupplier clock;
+
+  AppRegistry(Supplier<DecisionEngine> engine, Consumer<ApplicationId> mayHaveOtherWork,
+      java.util.function.LongSupplier clock) {
+    this.clock = clock;
     this.engine = engine;
     this.mayHaveOtherWork = mayHaveOtherWork;
   }
 
   DatalocApp add(ApplicationId id, String user) {
-    DatalocApp a = new DatalocApp(id, nextJobId++, user);
+    DatalocApp a = new DatalocApp(id, nextJobId++, user, clock.getAsLong());
     apps.put(id, a);
     byJob.put(a.jobId, a);
     return a;

@@ -95,7 +95,7 @@ public final class CapacityPlans {
     this.clock = clock;
     this.sizes = new NodeSizes(nodes, calculator, minimumAllocation);
     this.plans = new PlanService(new Object(), settings, new Configuration(conf), rmContext, sizes, normalize,
-        id -> null, id -> 0, clock::getTime, this::rebuildEngine);
+        id -> null, id -> 0, clock::getTime, true, this::rebuildEngine);
     this.state = plans.state;
     state.wire(plans.containment, id -> {});
     LOG.info("Dataloc plans map placement inside the CapacityScheduler: assigner {}, online policy {}, queues {}, "

@@ -1,6 +1,5 @@
 package io.dataloc.yarn;
 
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppEventType;
@@ -22,7 +21,7 @@ final class Containment {
   /** Replaces the engine with an empty one and sends every application online (under the lock). */
   private final Runnable rebuildEngine;
   private volatile boolean degraded;
-  private long lastErrorNanos;
+  private long lastErrorMillis;
 
   Containment(SchedulerContext ctx, Runnable rebuildEngine) {
     this.ctx = ctx;
@@ -147,7 +146,7 @@ final class Containment {
 
   private void degrade(String what, Throwable t) {
     synchronized (ctx.lock()) {
-      lastErrorNanos = System.nanoTime();
+      lastErrorMillis = ctx.nowMillis();
       if (!degraded) {
         degraded = true;
         ctx.metrics().degraded.set(1);
@@ -161,7 +160,7 @@ final class Containment {
   /** After {@code error.recovery-ms} without an error, a degraded spell ends with a new engine. */
   void recoverIfQuiet() {
     long quiet = ctx.settings().recoveryMs();
-    if (!degraded || quiet <= 0 || System.nanoTime() - lastErrorNanos < TimeUnit.MILLISECONDS.toNanos(quiet)) {
+    if (!degraded || quiet <= 0 || ctx.nowMillis() - lastErrorMillis < quiet) {
       return;
     }
     rebuildEngine.run();

@@ -37,13 +37,13 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   final String user;
   private Phase phase = Phase.ONLINE;
   private boolean everPlanned;
-  /** When it was submitted (System.nanoTime): its wait for an AM is counted from here. */
-  final long submittedNanos = System.nanoTime();
+  /** When it was submitted (the front end's clock, ms): its wait for an AM is counted from here. */
+  final long submittedMillis;
   /** The nodes the engine knew when its placement read began (ids at or above are unknown to it). */
   int hostsAtRead;
   /** The replay of its MapReduce AM's container-to-task rule, while planned (else null). */
   AmReplay am;
-  /** When its AM was first declined by {@link AmSites} (System.nanoTime), or null while it is not waiting. */
+  /** When its AM was first declined by {@link AmSites} (the front end's clock, ms), or null while it is not waiting. */
   Long amDeclinedAt;
   /** The engine holds a job for it (made by the first plan chunk, or by its first online tasks). */
   boolean jobCreated;
@@ -85,8 +85,9 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   boolean fallingBack;
   final Map<String, java.util.ArrayDeque<Integer>> awaitingContainers = new HashMap<>();
 
-  DatalocApp(ApplicationId id, long jobId, String user) {
+  DatalocApp(ApplicationId id, long jobId, String user, long submittedMillis) {
     this.id = id;
+    this.submittedMillis = submittedMillis;
     this.jobId = jobId;
     this.user = user;
   }

@@ -21,8 +21,10 @@ final class DatalocState implements SchedulerContext {
   private final DatalocMetrics metrics;
   private final Function<ApplicationId, DatalocAppAttempt> attempts;
   private final ToIntFunction<ApplicationId> priorities;
-  /** The front end's clock in ms, where declines are bounded in time (else null: counted). */
-  private final java.util.function.LongSupplier declineClock;
+  /** The front end's clock in ms. */
+  private final java.util.function.LongSupplier clock;
+  /** Whether a plan's declines are bounded in time (the CapacityScheduler's) rather than counted per heartbeat. */
+  private final boolean timedDeclines;
   private volatile DatalocConfiguration.Settings settings;
   private volatile FaultInjector faults = FaultInjector.NONE;
   /** Guarded by the lock. */
@@ -36,20 +38,21 @@ final class DatalocState implements SchedulerContext {
   /**
    * @param attempts an application's current attempt (the standalone scheduler's; null elsewhere)
    * @param priorities an application's priority as YARN holds it
-   * @param declineClock the front end's clock in ms where a plan's declines are bounded in time
-   *     (null: counted per heartbeat)
+   * @param clock the front end's clock in ms (YARN's {@code Clock})
+   * @param timedDeclines a plan's declines are bounded in ms on {@code clock} (else counted per heartbeat)
    */
   DatalocState(Object lock, DatalocConfiguration.Settings settings, DatalocMetrics metrics, RMContext rmContext,
       Function<ApplicationId, DatalocAppAttempt> attempts, ToIntFunction<ApplicationId> priorities,
-      java.util.function.LongSupplier declineClock) {
+      java.util.function.LongSupplier clock, boolean timedDeclines) {
     this.lock = lock;
     this.settings = settings;
     this.metrics = metrics;
     this.rmContext = rmContext;
     this.attempts = attempts;
     this.priorities = priorities;
-    this.declineClock = declineClock;
-    this.registry = new AppRegistry(this::engine, id -> otherWork.accept(id));
+    this.clock = clock;
+    this.timedDeclines = timedDeclines;
+    this.registry = new AppRegistry(this::engine, id -> otherWork.accept(id), clock);
     this.engine = new DecisionEngine(settings.engineConfig());
   }
 
@@ -89,6 +92,7 @@ final class DatalocState implements SchedulerContext {
   @Override public DatalocMetrics metrics() { return metrics; }
   @Override public FaultInjector faults() { return faults; }
   @Override public RMContext rmContext() { return rmContext; }
+  @Override public long nowMillis() { return clock.getAsLong(); }
   @Override public AppRegistry apps() { return registry; }
   @Override public void working(ApplicationId id) { working = id; }
   @Override public boolean degraded() { return containment.degraded(); }
@@ -98,7 +102,7 @@ final class DatalocState implements SchedulerContext {
   @Override
   public io.dataloc.core.am.PlanGuard guard(io.dataloc.core.model.Problem problem,
       io.dataloc.core.model.Assignment plan) {
-    return declineClock == null ? io.dataloc.core.am.PlanGuard.of(problem, plan, settings.nodeDelay())
-        : io.dataloc.core.am.PlanGuard.timed(problem, plan, settings.csMaxWaitMs(), declineClock);
+    return !timedDeclines ? io.dataloc.core.am.PlanGuard.of(problem, plan, settings.nodeDelay())
+        : io.dataloc.core.am.PlanGuard.timed(problem, plan, settings.csMaxWaitMs(), clock);
   }
 }

@@ -28,7 +28,7 @@ final class Heartbeat {
   private final EngineMaps maps;
   private final Supplier<Resource> minimumAllocation;
   private final org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics queueMetrics;
-  private final long startNanos = System.nanoTime();
+  private final long startMillis;
 
   Heartbeat(SchedulerContext ctx, Containment containment, ClusterRoom room, NodeEvents nodes, AskSync asks,
       OtherWork otherWork, EngineMaps maps, Supplier<Resource> minimumAllocation,
@@ -42,6 +42,7 @@ final class Heartbeat {
     this.otherWork = otherWork;
     this.maps = maps;
     this.minimumAllocation = minimumAllocation;
+    this.startMillis = ctx.nowMillis();
   }
 
   /** Schedules the node; an error costs the application worked for, or degrades (see {@link Containment}). */
@@ -61,9 +62,10 @@ final class Heartbeat {
     ctx.working(null);
     containment.recoverIfQuiet();
     ctx.faults().at(FaultInjector.HEARTBEAT, null);
-    ctx.engine().advanceTo((System.nanoTime() - startNanos) / 1_000_000_000L);
+    ctx.engine().advanceTo((ctx.nowMillis() - startMillis) / 1000);
     nodes.drainIfDecommissioning(node);
     nodes.mapSlots(node);
+    otherWork.beginHeartbeat();
     holds.mark("hb: node state");
     boolean engineOn = !containment.degraded();
     if (engineOn) {

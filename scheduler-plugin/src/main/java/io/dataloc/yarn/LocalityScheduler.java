@@ -93,7 +93,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     metrics = QueueMetrics.forQueue(DatalocQueue.NAME, null, false, configuration);
     parts = new SchedulerParts(this, settings, configuration, new SchedulerParts.Yarn(nodeTracker, applications,
         metrics, calculator, () -> minimumAllocation, r -> getNormalizedResource(r, getMaximumResourceCapability()),
-        this::completedContainer, this::getMaxClusterLevelAppPriority), rmContext);
+        this::completedContainer, this::getMaxClusterLevelAppPriority, () -> getClock().getTime()), rmContext);
     state = parts.state;
     LOG.info("Dataloc scheduler: assigner {}, online policy {}, job ordering {}", settings.assigner(),
         settings.policy(), settings.ordering());

@@ -4,7 +4,6 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
@@ -51,7 +50,16 @@ final class OtherWork {
   private final TreeSet<ApplicationId> walk;
   /** Jobs in their map phase, walked only after the engine's maps (same order as {@code walk}). */
   private final TreeSet<ApplicationId> mapPhase;
-  private long lastSweep = System.nanoTime() - TimeUnit.SECONDS.toNanos(1);
+  private long lastSweep = Long.MIN_VALUE;
+  /**
+   * Off-switch containers other than AMs and maps (reduces, most of all) that this node heartbeat
+   * has placed. One per heartbeat, as the CapacityScheduler's
+   * {@code per-node-heartbeat.maximum-offswitch-assignments} defaults to: a job's reduces spread
+   * over nodes instead of filling the first that heartbeats, where they would all fetch their
+   * shuffle through one NIC, and hold every slot its planned maps wait for.
+   */
+  private int offSwitchThisHeartbeat;
+  static final int MAX_OFF_SWITCH_PER_HEARTBEAT = 1;
 
   OtherWork(SchedulerContext ctx, ClusterRoom room, Containers containers, AmSites sites,
       Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications) {
@@ -66,6 +74,11 @@ final class OtherWork {
     this.walk = new TreeSet<>(Comparator.comparingInt((ApplicationId id) -> ctx.applicationPriority(id))
         .reversed().thenComparing(Comparator.naturalOrder()));
     this.mapPhase = new TreeSet<>(walk.comparator());
+  }
+
+  /** A node heartbeat begins: its count of off-switch other work starts again. */
+  void beginHeartbeat() {
+    offSwitchThisHeartbeat = 0;
   }
 
   /** The application may have requests the engine does not serve. */
@@ -84,8 +97,8 @@ final class OtherWork {
    * second pass walks): no missed change starves one.
    */
   void sweep() {
-    long now = System.nanoTime();
-    if (now - lastSweep < TimeUnit.SECONDS.toNanos(1)) {
+    long now = ctx.nowMillis();
+    if (lastSweep != Long.MIN_VALUE && now - lastSweep < 1000) {
       return;
     }
     lastSweep = now;
@@ -193,6 +206,9 @@ final class OtherWork {
       if (type == null) {
         continue;
       }
+      if (!map && type == NodeType.OFF_SWITCH && offSwitchThisHeartbeat >= MAX_OFF_SWITCH_PER_HEARTBEAT) {
+        continue;
+      }
       boolean early = a != null && a.waiting() && map;
       if (early && type != NodeType.NODE_LOCAL) {
         continue; // before its plan, a job's maps start only where their data is; the plan places the rest
@@ -210,6 +226,9 @@ final class OtherWork {
           }
         } else {
           ctx.metrics().otherContainers.incr();
+          if (type == NodeType.OFF_SWITCH) {
+            offSwitchThisHeartbeat++;
+          }
         }
         return Served.CONTAINER;
       }

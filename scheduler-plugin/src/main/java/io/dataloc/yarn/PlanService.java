@@ -35,17 +35,17 @@ final class PlanService {
    * @param lock the plan lock (see the class comment)
    * @param attempts an application's current attempt (standalone only; else every answer null)
    * @param priorities an application's priority as YARN holds it
-   * @param declineClock the front end's clock in ms where a plan's declines are bounded in time
-   *     (null: counted per heartbeat)
+   * @param clock the front end's clock in ms (YARN's {@code Clock})
+   * @param timedDeclines a plan's declines are bounded in ms on {@code clock} (else counted per heartbeat)
    * @param rebuild replaces the engine after a degraded spell (under the plan lock)
    */
   PlanService(Object lock, DatalocConfiguration.Settings settings, Configuration rmConf, RMContext rmContext,
       NodeSizes sizes, UnaryOperator<Resource> normalize, Function<ApplicationId, DatalocAppAttempt> attempts,
-      ToIntFunction<ApplicationId> priorities, java.util.function.LongSupplier declineClock,
+      ToIntFunction<ApplicationId> priorities, java.util.function.LongSupplier clock, boolean timedDeclines,
       java.util.function.Consumer<DatalocConfiguration.Settings> rebuild) {
     this.sizes = sizes;
     state = new DatalocState(lock, settings, DatalocMetrics.register(), rmContext, attempts, priorities,
-        declineClock);
+        clock, timedDeclines);
     containment = new Containment(state, () -> rebuild.accept(state.settings()));
     pipeline = new PlacementPipeline(state, sizes, normalize, rmConf);
     nodes = new EngineNodes(state);

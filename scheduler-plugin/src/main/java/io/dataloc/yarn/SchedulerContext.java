@@ -27,6 +27,9 @@ interface SchedulerContext {
 
   RMContext rmContext();
 
+  /** The front end's clock in ms (YARN's {@code Clock}: a replay drives it virtually); every decision that reads time reads this. */
+  long nowMillis();
+
   AppRegistry apps();
 
   /** The application's current attempt, or null. */

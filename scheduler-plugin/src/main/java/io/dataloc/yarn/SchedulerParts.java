@@ -24,7 +24,8 @@ final class SchedulerParts {
   record Yarn(ClusterNodeTracker<FiCaSchedulerNode> nodes,
       Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>> applications, QueueMetrics metrics,
       ResourceCalculator calculator, Supplier<Resource> minimumAllocation, UnaryOperator<Resource> normalize,
-      NodeEvents.Completer completer, Supplier<Priority> clusterMaxPriority) {}
+      NodeEvents.Completer completer, Supplier<Priority> clusterMaxPriority,
+      java.util.function.LongSupplier clock) {}
 
   final PlanService plans;
   final DatalocState state;
@@ -56,7 +57,7 @@ final class SchedulerParts {
     }, id -> {
       SchedulerApplication<DatalocAppAttempt> app = yarn.applications().get(id);
       return app == null || app.getPriority() == null ? 0 : app.getPriority().getPriority();
-    }, null, this::rebuildEngine);
+    }, yarn.clock(), false, this::rebuildEngine);
     state = plans.state;
     room = new ClusterRoom(yarn.nodes(), sizes, yarn.calculator(), yarn.minimumAllocation(), state::settings);
     queue = new DatalocQueue(yarn.metrics(), users, yarn.nodes()::getClusterCapacity, room::used, room::recovered);

@@ -1,0 +1,318 @@
+package io.dataloc.it;
+
+import io.dataloc.it.replay.ClusterModel;
+import io.dataloc.it.replay.FlowNetwork;
+import io.dataloc.it.replay.ReplayResult;
+import io.dataloc.it.replay.SwimTrace;
+import io.dataloc.it.replay.TaskRunner;
+import io.dataloc.yarn.LocalityScheduler;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.api.records.ContainerState;
+import org.apache.hadoop.yarn.api.records.ContainerStatus;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
+import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.util.ControlledClock;
+
+/**
+ * One scheduler through one trace, under a virtual clock: the real ResourceManager and scheduler
+ * (a MockRM, as {@link RmBenchmark} drives it), NodeManagers and MapReduce AMs simulated
+ * ({@link MrJob}), tasks timed by the cluster model ({@link TaskRunner}).
+ *
+ * <p>Each virtual second: the jobs whose submit time has come are submitted (and, under Dataloc,
+ * planned before time moves on: its plans are made on its own threads, and waiting for them keeps
+ * the run deterministic); the tasks run to the second; every NodeManager heartbeats, reporting the
+ * containers that started and ended; allocated AM containers are launched (an AM asks
+ * {@code amStartSeconds} later); every AM heartbeats (asks, releases, takes containers, starts
+ * tasks); a job whose tasks are all done unregisters, and its AM container ends with its node's
+ * next heartbeat. Scheduling is heartbeat-driven: asynchronous scheduling is off for the
+ * CapacityScheduler, continuous scheduling off for the FairScheduler (whose fair shares the
+ * replay updates every virtual 500 ms, as its update thread does every 500 ms of wall time). The schedulers read the
+ * virtual clock through YARN's {@code Clock}; the wall clock enters no decision.
+ */
+final class ReplayRun {
+  private ReplayRun() {}
+
+  private static final class Job {
+    final int index;
+    final SwimTrace.Job trace;
+    final long input;
+    final long shuffle;
+    final long output;
+    final int maps;
+    final int reduces;
+    final List<List<String>> splits;
+    RMApp app;
+    MockAM am;
+    MrJob mr;
+    String amHost;
+    ContainerId amContainer;
+    double amReadyAt = -1;
+    double amAt = -1;
+    double finishedAt = -1;
+    final Map<String, Integer> mapsByHost = new TreeMap<>();
+
+    Job(int index, SwimTrace.Job trace, ClusterModel m) {
+      this.index = index;
+      this.trace = trace;
+      this.input = m.scale(trace.inputBytes());
+      this.shuffle = m.scale(trace.shuffleBytes());
+      this.output = m.scale(trace.outputBytes());
+      this.maps = m.maps(input);
+      this.reduces = m.reduces(shuffle);
+      this.splits = m.blocks(trace.inputPath(), maps);
+    }
+
+    long mapBytes(int task, long block) {
+      return Math.max(0, Math.min(block, input - task * block));
+    }
+  }
+
+  /** The scheduler's settings beyond {@link RmBenchmark#settings}: the tuned CapacityScheduler, the AM limit. */
+  static Map<String, String> settings(String scheduler, int nodes, int racks, double amPercent) {
+    Map<String, String> s = new HashMap<>(RmBenchmark.settings(scheduler.equals("capacity-tuned") ? "capacity"
+        : scheduler.equals("dataloc") ? "dataloc-bar" : scheduler));
+    if (scheduler.equals("dataloc")) {
+      s.remove("yarn.scheduler.dataloc.assigner"); // the shipped default
+    }
+    if (scheduler.equals("capacity-tuned") || scheduler.equals("capacity-dataloc")) {
+      // As the CapacityScheduler's documentation advises: the number of nodes, then one more pass
+      // over the racks before off-switch.
+      s.put("yarn.scheduler.capacity.node-locality-delay", Integer.toString(nodes));
+      s.put("yarn.scheduler.capacity.rack-locality-additional-delay", Integer.toString(nodes));
+    }
+    if (scheduler.equals("fair")) {
+      s.put("yarn.scheduler.fair.locality.threshold.node", "1.0");
+      s.put("yarn.scheduler.fair.locality.threshold.rack", "1.0");
+      s.put("yarn.scheduler.fair.continuous-scheduling-enabled", "false");
+      // Its fair shares are recomputed by a thread every 500 ms of wall time; the replay calls the
+      // same update every virtual 500 ms instead (the thread's own turn, a day away, never comes).
+      s.put("yarn.scheduler.fair.update-interval-ms", Integer.toString(24 * 3600 * 1000));
+    }
+    String pct = Double.toString(amPercent);
+    s.put("yarn.scheduler.capacity.maximum-am-resource-percent", pct);
+    s.put("yarn.scheduler.dataloc.maximum-am-resource-percent", pct);
+    return s;
+  }
+
+  static Class<? extends org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler> schedulerClass(
+      String scheduler) {
+    return RmBenchmark.schedulerClass(switch (scheduler) {
+      case "capacity-tuned" -> "capacity";
+      case "dataloc" -> "dataloc-bar";
+      default -> scheduler;
+    });
+  }
+
+  static ReplayResult run(String scheduler, List<SwimTrace.Job> trace, ClusterModel model, double amPercent,
+      double maxSeconds, double quantum, Path work, Consumer<String> progress) throws Exception {
+    ClusterModel.Constants k = model.k;
+    Map<String, String> settings = settings(scheduler, model.nodes, model.racks, amPercent);
+    Path dir = work.resolve(scheduler);
+    MiniMr.deleteQuietly(dir);
+    long wall0 = System.nanoTime();
+    SchedulerClock.reset();
+    try (MiniMr c = MiniMr.start(schedulerClass(scheduler), settings, model.topology(), k.nodeMb(), dir)) {
+      ControlledClock clock = new ControlledClock();
+      long base = System.currentTimeMillis() + 1000;
+      clock.setTime(base);
+      ((AbstractYarnScheduler<?, ?>) c.rm.getResourceScheduler()).setClock(clock);
+      FlowNetwork net = new FlowNetwork(model.linkCapacities(), quantum);
+      TaskRunner runner = new TaskRunner(model, net);
+      Map<String, MockNM> nodes = new LinkedHashMap<>();
+      c.nodeList().forEach(nm -> nodes.put(nm.getNodeId().getHost(), nm));
+      Map<String, List<ContainerStatus>> outbox = new HashMap<>();
+      Map<ContainerId, Job> owner = new HashMap<>();
+      List<Job> jobs = new ArrayList<>();
+      List<Job> waitingForAm = new ArrayList<>();
+      List<Job> active = new ArrayList<>();
+      Resource task = Resource.newInstance(1024, 1);
+      int next = 0;
+      int done = 0;
+      double[] now = {0};
+      long reportEvery = 600;
+      for (int t = 0; ; t++) {
+        now[0] = t;
+        clock.setTime(base + t * 1000L);
+        List<Job> fresh = new ArrayList<>();
+        while (next < trace.size() && trace.get(next).submitSeconds() <= t) {
+          Job j = new Job(next, trace.get(next), model);
+          j.app = c.submitOnly("swim", j.splits, url -> url);
+          jobs.add(j);
+          fresh.add(j);
+          waitingForAm.add(j);
+          next++;
+        }
+        c.rm.drainEvents();
+        awaitPlans(c, fresh);
+        for (TaskRunner.Ended e : runner.advanceTo(t)) {
+          ContainerId id = (ContainerId) e.key();
+          Job j = owner.remove(id);
+          int before = j.mr.mapsDone();
+          outbox.computeIfAbsent(e.host(), h -> new ArrayList<>()).add(j.mr.complete(id));
+          if (j.mr.mapsDone() == j.maps && before < j.maps) {
+            runner.mapsDone(j, j.mapsByHost);
+          }
+        }
+        if (c.rm.getResourceScheduler() instanceof org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler fs) {
+          fs.update();
+        }
+        int half = nodes.size() / 2;
+        int n = 0;
+        for (Map.Entry<String, MockNM> e : nodes.entrySet()) {
+          if (n++ == half && c.rm.getResourceScheduler()
+              instanceof org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler fs) {
+            c.rm.drainEvents();
+            fs.update();
+          }
+          List<ContainerStatus> sent = outbox.remove(e.getKey());
+          e.getValue().nodeHeartbeat(sent == null ? List.of() : sent, true);
+        }
+        c.rm.drainEvents();
+        for (var it = waitingForAm.iterator(); it.hasNext(); ) {
+          Job j = it.next();
+          RMAppAttempt attempt = j.app.getCurrentAppAttempt();
+          if (attempt == null || attempt.getAppAttemptState() != RMAppAttemptState.ALLOCATED) {
+            continue;
+          }
+          j.amContainer = attempt.getMasterContainer().getId();
+          j.amHost = attempt.getMasterContainer().getNodeId().getHost();
+          j.am = c.rm.sendAMLaunched(attempt.getAppAttemptId());
+          c.rm.drainEvents();
+          j.am.registerAppAttempt();
+          j.amAt = t;
+          j.amReadyAt = t + k.amStartSeconds();
+          outbox.computeIfAbsent(j.amHost, h -> new ArrayList<>()).add(ContainerStatus.newInstance(j.amContainer,
+              ContainerState.RUNNING, "", 0));
+          active.add(j);
+          it.remove();
+        }
+        for (var it = active.iterator(); it.hasNext(); ) {
+          Job j = it.next();
+          if (j.amReadyAt > t) {
+            continue;
+          }
+          if (j.mr == null) {
+            j.mr = new MrJob(j.am, j.splits, model.topology(), task);
+            j.mr.listen(tasks(j, runner, owner, outbox, now, k), j.reduces, k.slowStart());
+          }
+          j.mr.heartbeat();
+          if (j.mr.allDone()) {
+            j.am.unregisterAppAttempt(false);
+            j.finishedAt = t;
+            outbox.computeIfAbsent(j.amHost, h -> new ArrayList<>()).add(ContainerStatus.newInstance(j.amContainer,
+                ContainerState.COMPLETE, "done", 0));
+            runner.forget(j);
+            it.remove();
+            done++;
+          }
+        }
+        c.rm.drainEvents();
+        if (t % reportEvery == 0 && t > 0) {
+          progress.accept(String.format(Locale.ROOT, "%s: %,d s simulated, %,d of %,d jobs done, %d running,"
+              + " %d waiting for an AM, %d flows, %.0f s wall", scheduler, t, done, trace.size(), active.size(),
+              waitingForAm.size(), net.active(), (System.nanoTime() - wall0) / 1e9));
+        }
+        if ((next == trace.size() && active.isEmpty() && waitingForAm.isEmpty()) || t >= maxSeconds) {
+          return result(scheduler, jobs, model, net, t, (System.nanoTime() - wall0) / 1e9);
+        }
+      }
+    }
+  }
+
+  private static MrJob.Tasks tasks(Job j, TaskRunner runner, Map<ContainerId, Job> owner,
+      Map<String, List<ContainerStatus>> outbox, double[] now, ClusterModel.Constants k) {
+    return new MrJob.Tasks() {
+      @Override
+      public void mapStarted(int task, String host, int level, ContainerId container) {
+        owner.put(container, j);
+        j.mapsByHost.merge(host, 1, Integer::sum);
+        long out = j.reduces > 0 ? j.shuffle / j.maps : j.output / j.maps;
+        runner.startMap(container, host, j.splits.get(task), j.mapBytes(task, k.blockBytes()), out, now[0]);
+        running(host, container);
+      }
+
+      @Override
+      public void reduceStarted(int reduce, String host, ContainerId container) {
+        owner.put(container, j);
+        runner.startReduce(container, j, host, j.shuffle / j.reduces, j.output / j.reduces, now[0]);
+        running(host, container);
+      }
+
+      private void running(String host, ContainerId container) {
+        outbox.computeIfAbsent(host, h -> new ArrayList<>()).add(ContainerStatus.newInstance(container,
+            ContainerState.RUNNING, "", 0));
+      }
+    };
+  }
+
+  /** Under Dataloc, waits (wall time) until each new job is planned or served online: no plan lands at a wall-clock-dependent second. */
+  private static void awaitPlans(MiniMr c, List<Job> fresh) throws InterruptedException {
+    if (fresh.isEmpty()) {
+      return;
+    }
+    var scheduler = c.rm.getResourceScheduler();
+    for (int i = 0; i < 60_000; i++) {
+      boolean busy = false;
+      if (scheduler instanceof LocalityScheduler s) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        fresh.forEach(j -> ids.add(j.app.getApplicationId().toString()));
+        for (var r : s.reports().jobs()) {
+          busy |= ids.contains(r.application()) && (r.phase().equals("reading") || r.phase().equals("planning"));
+        }
+      } else if (scheduler instanceof io.dataloc.yarn.cs.DatalocCapacityScheduler d) {
+        for (Job j : fresh) {
+          String p = d.plans().phaseOf(j.app.getApplicationId());
+          busy |= "reading".equals(p) || "planning".equals(p);
+        }
+      }
+      if (!busy) {
+        return;
+      }
+      Thread.sleep(1);
+    }
+  }
+
+  private static ReplayResult result(String scheduler, List<Job> jobs, ClusterModel model, FlowNetwork net, int t,
+      double wall) {
+    ClusterModel.Constants k = model.k;
+    List<ReplayResult.JobTime> out = new ArrayList<>();
+    for (Job j : jobs) {
+      long block = Math.min(k.blockBytes(), Math.max(j.input, 0));
+      double floor = k.amStartSeconds() + k.taskStartSeconds() + block / k.diskRate() + block / k.mapCpuRate()
+          + (j.reduces > 0 ? (double) j.shuffle / j.maps / k.writeRate() + k.taskStartSeconds()
+              + (double) j.shuffle / j.reduces / k.nicRate() + (double) j.shuffle / j.reduces / k.reduceCpuRate()
+              + (double) j.output / j.reduces / k.writeRate()
+              : (double) j.output / j.maps / k.writeRate());
+      int local = j.mr == null ? 0 : j.mr.dataLocal();
+      int rack = j.mr == null ? 0 : j.mr.atLevel(1);
+      int off = j.mr == null ? 0 : j.mr.atLevel(2);
+      out.add(new ReplayResult.JobTime(j.trace.name(), j.maps, j.reduces, j.trace.submitSeconds(),
+          j.amAt < 0 ? -1 : j.amAt - j.trace.submitSeconds(),
+          j.finishedAt < 0 ? -1 : j.finishedAt - j.trace.submitSeconds(), floor, local, rack, off));
+    }
+    double nic = 0;
+    double uplink = 0;
+    for (int l = 0; l < 2 * model.nodes + 2 * model.racks; l += 2) {
+      if (model.isUplink(l)) {
+        uplink += net.carried(l);
+      } else {
+        nic += net.carried(l);
+      }
+    }
+    return new ReplayResult(scheduler, out, nic, uplink, t, wall, SchedulerClock.schedulerCpuSeconds());
+  }
+}

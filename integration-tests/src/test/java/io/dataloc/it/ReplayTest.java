@@ -1,0 +1,52 @@
+package io.dataloc.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dataloc.it.replay.ClusterModel;
+import io.dataloc.it.replay.ReplayResult;
+import io.dataloc.it.replay.SwimTrace;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A small replay through the real schedulers: every job finishes, no job beats its contention-free
+ * floor, a run is the same twice for a seed (the virtual clock, and Dataloc's plans awaited), and
+ * a hot path read by every job makes remote reads the stock scheduler cannot avoid.
+ */
+class ReplayTest {
+  /** 14 jobs over 70 s: most read one hot path (as the trace's popular inputs), some their own. */
+  private static List<SwimTrace.Job> trace() {
+    List<SwimTrace.Job> jobs = new ArrayList<>();
+    for (int i = 0; i < 14; i++) {
+      long input = (i % 3 + 1) * 3L * (128L << 20) * 3000 / 24; // 3, 6 or 9 blocks once scaled to 24 nodes
+      long shuffle = i % 4 == 0 ? input / 4 : 0;
+      jobs.add(new SwimTrace.Job("job" + i, 5L * i, input, shuffle, input / 10, i % 2 == 0 ? "hot" : "own" + i));
+    }
+    return jobs;
+  }
+
+  private static ReplayResult run(String scheduler, Path dir) throws Exception {
+    ClusterModel model = new ClusterModel(24, 2, 3, ClusterModel.Constants.defaults());
+    return ReplayRun.run(scheduler, trace(), model, 0.5, 3600, 0.1, dir, s -> {});
+  }
+
+  @Test
+  void everyJobFinishesNoneBeatsItsFloorAndARunRepeats(@TempDir Path dir) throws Exception {
+    for (String scheduler : List.of("capacity", "dataloc")) {
+      ReplayResult a = run(scheduler, dir.resolve("a"));
+      assertEquals(0, a.unfinished(), scheduler);
+      for (ReplayResult.JobTime j : a.jobs()) {
+        assertTrue(j.time() >= j.floor(), scheduler + ": " + j + " beat its floor");
+        assertEquals(j.maps(), j.nodeLocal() + j.rackLocal() + j.offSwitch(), scheduler + ": " + j);
+      }
+      assertTrue(a.nicBytes() > 0, scheduler + ": the shuffles cross the network");
+      ReplayResult b = run(scheduler, dir.resolve("b"));
+      assertEquals(a.jobs(), b.jobs(), scheduler + ": the same trace and seed replay alike");
+      assertEquals(a.uplinkBytes(), b.uplinkBytes(), 1e-3, scheduler);
+    }
+  }
+}

@@ -1,0 +1,187 @@
+package io.dataloc.it.replay;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * The simulated cluster: hosts on racks, where each input file's blocks live, and the links a read
+ * crosses. Every constant is in {@link Constants} and in {@code docs/replay.md}.
+ *
+ * <p>Hosts {@code h1..hN} fill racks {@code /r1..} in order. Each host has a NIC link each way;
+ * each rack an uplink each way to the core, of {@code hostsPerRack × nic / oversubscription}. A
+ * read from host s to host d crosses s's NIC out and d's NIC in, and, across racks, s's rack
+ * uplink out and d's rack uplink in. Blocks are placed as HDFS's default policy places a file
+ * written from outside the cluster: the first replica on a random host, the second on a host of
+ * another rack, the third on another host of the second's rack. A file (one per input path of the
+ * trace) is placed once per seed, block by block as jobs read further into it, so jobs that read
+ * one path read the same blocks.
+ */
+public final class ClusterModel {
+  /**
+   * The model's constants (rates in bytes per second, sizes in bytes, times in seconds).
+   *
+   * @param blockBytes HDFS block: one map per block ({@code dfs.blocksize}'s default, 128 MiB)
+   * @param nicRate each host's NIC, each way (1 Gbit/s)
+   * @param oversubscription rack uplink = hosts per rack × NIC / this (4:1)
+   * @param diskRate a data-local map's read (one disk's sequential rate, not shared)
+   * @param mapCpuRate bytes a map's function processes per second
+   * @param reduceCpuRate bytes a reduce's function processes per second
+   * @param writeRate output written per second per task (local disk)
+   * @param amStartSeconds from an AM's container to its first ask (JVM start, registration)
+   * @param taskStartSeconds from a task's container to its first read (JVM start)
+   * @param bytesPerReduce shuffle bytes per reduce (Hive's classic 1 GB per reducer), at most 999 reduces
+   * @param slowStart fraction of maps done before reduces are asked (MapReduce's default 0.05)
+   * @param nodeMb memory per NodeManager (8 containers of 1 GB)
+   * @param amMb the MapReduce AM's ask (1,536 MB)
+   * @param traceNodes the size of the cluster the trace came from (bytes are scaled by nodes / this)
+   */
+  public record Constants(long blockBytes, double nicRate, int oversubscription, double diskRate,
+      double mapCpuRate, double reduceCpuRate, double writeRate, double amStartSeconds, double taskStartSeconds,
+      long bytesPerReduce, double slowStart, int nodeMb, int amMb, int traceNodes) {
+    public static Constants defaults() {
+      return new Constants(128L << 20, 125e6, 4, 100e6, 50e6, 50e6, 100e6, 2, 1, 1L << 30, 0.05, 8192, 1536,
+          3000);
+    }
+  }
+
+  public final Constants k;
+  public final int nodes;
+  public final int racks;
+  private final long seed;
+  private final Map<String, String> rackOf = new LinkedHashMap<>();
+  private final Map<String, Integer> index = new HashMap<>();
+  private final Map<String, List<List<String>>> files = new HashMap<>();
+  private final Map<String, SplittableRandom> fileRandom = new HashMap<>();
+  private final List<String> hosts = new ArrayList<>();
+  private final List<List<String>> byRack = new ArrayList<>();
+
+  public ClusterModel(int nodes, int racks, long seed, Constants k) {
+    if (nodes < 1 || racks < 1 || racks > nodes) {
+      throw new IllegalArgumentException("--nodes " + nodes + " --racks " + racks + ": need 1 <= racks <= nodes");
+    }
+    this.k = k;
+    this.nodes = nodes;
+    this.racks = racks;
+    this.seed = seed;
+    for (int r = 0; r < racks; r++) {
+      byRack.add(new ArrayList<>());
+    }
+    for (int i = 0; i < nodes; i++) {
+      String h = "h" + (i + 1);
+      int r = (int) ((long) i * racks / nodes);
+      rackOf.put(h, "/r" + (r + 1));
+      index.put(h, i);
+      hosts.add(h);
+      byRack.get(r).add(h);
+    }
+  }
+
+  /** Host → rack, in host order. */
+  public Map<String, String> topology() {
+    return rackOf;
+  }
+
+  public List<String> hosts() {
+    return hosts;
+  }
+
+  public String rackOf(String host) {
+    return rackOf.get(host);
+  }
+
+  /** Link capacities: host i's NIC out (2i) and in (2i+1), then rack r's uplink out (2N+2r) and in (2N+2r+1). */
+  public double[] linkCapacities() {
+    double[] cap = new double[2 * nodes + 2 * racks];
+    for (int i = 0; i < 2 * nodes; i++) {
+      cap[i] = k.nicRate();
+    }
+    for (int r = 0; r < racks; r++) {
+      double uplink = byRack.get(r).size() * k.nicRate() / k.oversubscription();
+      cap[2 * nodes + 2 * r] = uplink;
+      cap[2 * nodes + 2 * r + 1] = uplink;
+    }
+    return cap;
+  }
+
+  /** The links a transfer from {@code src} to {@code dst} crosses (none when they are one host). */
+  public int[] path(String src, String dst) {
+    int s = index.get(src);
+    int d = index.get(dst);
+    if (s == d) {
+      return new int[0];
+    }
+    int rs = rackIndex(src);
+    int rd = rackIndex(dst);
+    if (rs == rd) {
+      return new int[] {2 * s, 2 * d + 1};
+    }
+    return new int[] {2 * s, 2 * nodes + 2 * rs, 2 * nodes + 2 * rd + 1, 2 * d + 1};
+  }
+
+  /** Whether a link index is a rack uplink. */
+  public boolean isUplink(int link) {
+    return link >= 2 * nodes;
+  }
+
+  private int rackIndex(String host) {
+    return Integer.parseInt(rackOf.get(host).substring(2)) - 1;
+  }
+
+  /** Trace bytes scaled to this cluster (as SWIM scales a trace to a smaller cluster: by the ratio of sizes). */
+  public long scale(long traceBytes) {
+    return Math.round(traceBytes * ((double) nodes / k.traceNodes()));
+  }
+
+  /** Maps for scaled input bytes: one per block, at least one. */
+  public int maps(long inputBytes) {
+    return (int) Math.max(1, Math.min(100_000, (inputBytes + k.blockBytes() - 1) / k.blockBytes()));
+  }
+
+  /** Reduces for scaled shuffle bytes: none without a shuffle, else one per {@code bytesPerReduce}, 1..999. */
+  public int reduces(long shuffleBytes) {
+    return shuffleBytes == 0 ? 0 : (int) Math.max(1, Math.min(999, (shuffleBytes + k.bytesPerReduce() - 1)
+        / k.bytesPerReduce()));
+  }
+
+  /** The replica hosts of the first {@code blocks} blocks of the file at {@code path}. */
+  public List<List<String>> blocks(String path, int blocks) {
+    List<List<String>> file = files.computeIfAbsent(path, p -> new ArrayList<>());
+    SplittableRandom rnd = fileRandom.computeIfAbsent(path, p -> new SplittableRandom(seed * 1_000_003L + p.hashCode()));
+    while (file.size() < blocks) {
+      file.add(place(rnd));
+    }
+    return List.copyOf(file.subList(0, blocks));
+  }
+
+  private List<String> place(SplittableRandom rnd) {
+    String first = hosts.get(rnd.nextInt(nodes));
+    List<String> reps = new ArrayList<>(List.of(first));
+    if (racks == 1) {
+      while (reps.size() < Math.min(3, nodes)) {
+        String h = hosts.get(rnd.nextInt(nodes));
+        if (!reps.contains(h)) {
+          reps.add(h);
+        }
+      }
+      return List.copyOf(reps);
+    }
+    int firstRack = rackIndex(first);
+    int other = rnd.nextInt(racks - 1);
+    other = other >= firstRack ? other + 1 : other;
+    List<String> rack = byRack.get(other);
+    String second = rack.get(rnd.nextInt(rack.size()));
+    reps.add(second);
+    if (rack.size() > 1) {
+      String third;
+      do {
+        third = rack.get(rnd.nextInt(rack.size()));
+      } while (third.equals(second));
+      reps.add(third);
+    }
+    return List.copyOf(reps);
+  }
+}

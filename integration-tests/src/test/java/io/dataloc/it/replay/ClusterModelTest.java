@@ -1,0 +1,88 @@
+package io.dataloc.it.replay;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The cluster model's placement, links and scaling, and the trace reader and options it is fed by. */
+class ClusterModelTest {
+  @Test
+  void blocksFollowHdfsDefaultPlacementAndOnePathIsOneFile() {
+    ClusterModel m = new ClusterModel(120, 3, 5, ClusterModel.Constants.defaults());
+    List<List<String>> file = m.blocks("inputPath7", 400);
+    for (List<String> reps : file) {
+      assertEquals(3, new HashSet<>(reps).size());
+      assertNotEquals(m.rackOf(reps.get(0)), m.rackOf(reps.get(1)), "second replica on another rack");
+      assertEquals(m.rackOf(reps.get(1)), m.rackOf(reps.get(2)), "third beside the second");
+    }
+    assertEquals(file.subList(0, 10), m.blocks("inputPath7", 10), "a shorter read of one path reads its first blocks");
+    ClusterModel again = new ClusterModel(120, 3, 5, ClusterModel.Constants.defaults());
+    again.blocks("other", 50);
+    assertEquals(file, again.blocks("inputPath7", 400), "a path's blocks depend on the seed and path only");
+    Set<String> firsts = new HashSet<>();
+    file.forEach(r -> firsts.add(r.get(0)));
+    assertTrue(firsts.size() > 100, "first replicas spread over the cluster: " + firsts.size());
+  }
+
+  @Test
+  void readsCrossNicsAndUplinksOnlyWhereTheyMust() {
+    ClusterModel m = new ClusterModel(80, 2, 1, ClusterModel.Constants.defaults());
+    assertArrayEquals(new int[0], m.path("h1", "h1"));
+    assertArrayEquals(new int[] {0, 3}, m.path("h1", "h2"));
+    int[] across = m.path("h1", "h41");
+    assertEquals(4, across.length);
+    assertTrue(m.isUplink(across[1]) && m.isUplink(across[2]));
+    double[] cap = m.linkCapacities();
+    assertEquals(125e6, cap[0]);
+    assertEquals(40 * 125e6 / 4, cap[across[1]], 1e-6, "40 hosts x 1 Gbit/s over 4:1");
+  }
+
+  @Test
+  void bytesScaleWithTheClusterAndMapsAndReducesFollow() {
+    ClusterModel m = new ClusterModel(300, 8, 1, ClusterModel.Constants.defaults());
+    assertEquals(100, m.scale(1000), "300 of the trace's 3,000 nodes: a tenth");
+    assertEquals(1, m.maps(0));
+    assertEquals(1, m.maps(128L << 20));
+    assertEquals(2, m.maps((128L << 20) + 1));
+    assertEquals(0, m.reduces(0));
+    assertEquals(1, m.reduces(1));
+    assertEquals(999, m.reduces(Long.MAX_VALUE / 2));
+  }
+
+  @Test
+  void theTraceReaderKeepsTheHoursAskedAndNamesABadLine(@TempDir Path dir) throws Exception {
+    Path t = dir.resolve("t.tsv");
+    Files.writeString(t, "job0\t10\t10\t100\t0\t5\tinputPath1\t\n"
+        + "job1\t3700\t3690\t200\t50\t5\tinputPath1\t\n"
+        + "job2\t7300\t3600\t300\t0\t5\t\t\n");
+    List<SwimTrace.Job> two = SwimTrace.read(t, 2, 3);
+    assertEquals(2, two.size());
+    assertEquals(100, two.get(0).submitSeconds(), "relative to the start of hour 2");
+    assertEquals("inputPath1", two.get(0).inputPath());
+    assertEquals("input-of-job2", two.get(1).inputPath(), "no path: a file of its own");
+    Files.writeString(t, "job0\t10\t10\tlots\t0\t5\tp\n");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SwimTrace.read(t, 1, 1));
+    assertTrue(e.getMessage().contains("t.tsv:1"), e.getMessage());
+  }
+
+  @Test
+  void optionsAreBoundedAndABadOneIsNamed() {
+    assertEquals(3, ReplayOptions.parse(new String[] {"--nodes", "120"}).racks(), "one rack per 40 nodes");
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--nodez", "1"}))
+        .getMessage().contains("--nodez"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--nodes", "9999"}))
+        .getMessage().contains("--nodes"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> ReplayOptions.parse(new String[] {"--schedulers", "capacity,yarn"})).getMessage().contains("'yarn'"));
+  }
+}

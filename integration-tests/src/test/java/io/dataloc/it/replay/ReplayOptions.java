@@ -1,0 +1,87 @@
+package io.dataloc.it.replay;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code bin/dataloc-replay}'s options (its {@code --help} says what each is), each bounded, a bad one named. */
+public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int racks,
+    List<String> schedulers, long seed, Path out, double amPercent, double drainSeconds, double quantum,
+    ClusterModel.Constants constants) {
+
+  public static final Set<String> SCHEDULERS = Set.of("dataloc", "capacity", "capacity-tuned", "capacity-dataloc",
+      "fair");
+
+  public static ReplayOptions parse(String[] args) {
+    Map<String, String> m = new HashMap<>();
+    Set<String> known = Set.of("trace", "hours", "nodes", "racks", "schedulers", "seed", "out", "am-percent",
+        "drain-hours", "quantum", "nic-mbit", "oversubscription", "trace-nodes");
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (!a.startsWith("--") || !known.contains(a.substring(2))) {
+        throw new IllegalArgumentException("unknown option '" + a + "'");
+      }
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException(a + " needs a value");
+      }
+      m.put(a.substring(2), args[++i]);
+    }
+    Path trace = Path.of(m.getOrDefault("trace", "examples/swim/FB-2010_samples_24_times_1hr_withInputPaths_0.tsv"));
+    String[] hours = m.getOrDefault("hours", "1-1").split("-");
+    int from = intIn("hours", hours[0], 1, 10_000);
+    int to = hours.length > 1 ? intIn("hours", hours[1], from, 10_000) : from;
+    int nodes = intIn("nodes", m.getOrDefault("nodes", "100"), 2, 5000);
+    int racks = intIn("racks", m.getOrDefault("racks", Integer.toString(Math.max(1, (nodes + 39) / 40))), 1, nodes);
+    List<String> schedulers = List.of(m.getOrDefault("schedulers",
+        "dataloc,capacity,capacity-tuned,capacity-dataloc,fair").split(","));
+    for (String s : schedulers) {
+      if (!SCHEDULERS.contains(s)) {
+        throw new IllegalArgumentException("--schedulers: unknown scheduler '" + s + "' (one of " + SCHEDULERS + ")");
+      }
+    }
+    long seed;
+    try {
+      seed = Long.parseLong(m.getOrDefault("seed", "1").trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--seed: not a whole number: '" + m.get("seed") + "'");
+    }
+    double am = doubleIn("am-percent", m.getOrDefault("am-percent", "0.1"), 1e-6, 1);
+    double drain = doubleIn("drain-hours", m.getOrDefault("drain-hours", "2"), 0, 48) * 3600;
+    double quantum = doubleIn("quantum", m.getOrDefault("quantum", "0.1"), 0, 1);
+    double nic = doubleIn("nic-mbit", m.getOrDefault("nic-mbit", "1000"), 100, 100_000) * 1e6 / 8;
+    int over = intIn("oversubscription", m.getOrDefault("oversubscription", "4"), 1, 64);
+    int traceNodes = intIn("trace-nodes", m.getOrDefault("trace-nodes", "3000"), 1, 1_000_000);
+    ClusterModel.Constants d = ClusterModel.Constants.defaults();
+    ClusterModel.Constants k = new ClusterModel.Constants(d.blockBytes(), nic, over, d.diskRate(), d.mapCpuRate(),
+        d.reduceCpuRate(), d.writeRate(), d.amStartSeconds(), d.taskStartSeconds(), d.bytesPerReduce(),
+        d.slowStart(), d.nodeMb(), d.amMb(), traceNodes);
+    return new ReplayOptions(trace, from, to, nodes, racks, schedulers, seed,
+        Path.of(m.getOrDefault("out", "target/replay")), am, drain, quantum, k);
+  }
+
+  private static int intIn(String key, String v, int lo, int hi) {
+    try {
+      int x = Integer.parseInt(v.trim());
+      if (x < lo || x > hi) {
+        throw new IllegalArgumentException("--" + key + ": " + x + " is outside " + lo + ".." + hi);
+      }
+      return x;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + key + ": not a whole number: '" + v + "'");
+    }
+  }
+
+  private static double doubleIn(String key, String v, double lo, double hi) {
+    try {
+      double x = Double.parseDouble(v.trim());
+      if (!(x >= lo && x <= hi)) {
+        throw new IllegalArgumentException("--" + key + ": " + x + " is outside " + lo + ".." + hi);
+      }
+      return x;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + key + ": not a number: '" + v + "'");
+    }
+  }
+}

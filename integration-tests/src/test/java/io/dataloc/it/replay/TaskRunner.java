@@ -1,0 +1,175 @@
+package io.dataloc.it.replay;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+/**
+ * Runs tasks in the cluster model, in virtual seconds.
+ *
+ * <p>A map: its JVM starts ({@code taskStartSeconds}); it reads its block from disk when a replica
+ * is on its host, else over the network from the nearest replica (one on its rack, else the
+ * first), as one flow sharing links with every other and never faster than the disk it reads; it processes the bytes
+ * ({@code mapCpuRate}); it writes its output locally ({@code writeRate}). A reduce: its JVM starts;
+ * it waits until the job's last map is done; it fetches its share of every map's output, from
+ * each host that ran maps (its own host's share from disk, the rest as one flow per host); it
+ * processes ({@code reduceCpuRate}) and writes ({@code writeRate}). Fetching as maps end, as the
+ * MapReduce shuffle does, is not modelled: the whole shuffle follows the last map.
+ */
+public final class TaskRunner {
+  /** A task ended at {@code at} on {@code host}. */
+  public record Ended(Object key, String host, double at) {}
+
+  private final ClusterModel model;
+  private final FlowNetwork net;
+  private final PriorityQueue<Event> timed = new PriorityQueue<>();
+  private final Map<FlowNetwork.Flow, Task> byFlow = new HashMap<>();
+  private final Map<Object, List<Task>> waitingReduces = new HashMap<>();
+  private final List<Ended> ended = new ArrayList<>();
+  private long seq;
+
+  private record Event(double at, long seq, Task task, Runnable then) implements Comparable<Event> {
+    @Override
+    public int compareTo(Event o) {
+      return at != o.at ? Double.compare(at, o.at) : Long.compare(seq, o.seq);
+    }
+  }
+
+  private static final class Task {
+    final Object key;
+    final String host;
+    int flowsLeft;
+
+    Task(Object key, String host) {
+      this.key = key;
+      this.host = host;
+    }
+  }
+
+  public TaskRunner(ClusterModel model, FlowNetwork net) {
+    this.model = model;
+    this.net = net;
+  }
+
+  /** Starts a map of {@code bytes} from a block on {@code replicas}, writing {@code outputBytes}, at {@code now}. */
+  public void startMap(Object key, String host, List<String> replicas, long bytes, long outputBytes, double now) {
+    ClusterModel.Constants k = model.k;
+    Task t = new Task(key, host);
+    at(now + k.taskStartSeconds(), t, () -> {
+      double after = bytes / k.mapCpuRate() + outputBytes / k.writeRate();
+      if (replicas.contains(host) || bytes == 0) {
+        at(net.now() + bytes / k.diskRate() + after, t, () -> end(t));
+      } else {
+        t.flowsLeft = 1;
+        byFlow.put(net.start(model.path(source(replicas, host), host), bytes, k.diskRate(), t), t);
+        pending.put(t, after);
+      }
+    });
+  }
+
+  /** CPU and write seconds a task has left once its flows end. */
+  private final Map<Task, Double> pending = new HashMap<>();
+
+  private String source(List<String> replicas, String host) {
+    String rack = model.rackOf(host);
+    for (String r : replicas) {
+      if (model.rackOf(r).equals(rack)) {
+        return r;
+      }
+    }
+    return replicas.get(0);
+  }
+
+  /**
+   * Starts a reduce of job {@code job} fetching {@code shuffleBytes} and writing {@code outputBytes};
+   * its shuffle begins at {@link #mapsDone} of its job.
+   */
+  public void startReduce(Object key, Object job, String host, long shuffleBytes, long outputBytes, double now) {
+    Task t = new Task(key, host);
+    double after = shuffleBytes / model.k.reduceCpuRate() + outputBytes / model.k.writeRate();
+    pending.put(t, after);
+    shuffles.put(t, shuffleBytes);
+    at(now + model.k.taskStartSeconds(), t, () -> {
+      Map<String, Integer> maps = mapHosts.get(job);
+      if (maps == null) {
+        waitingReduces.computeIfAbsent(job, j -> new ArrayList<>()).add(t);
+      } else {
+        shuffle(t, maps);
+      }
+    });
+  }
+
+  private final Map<Task, Long> shuffles = new HashMap<>();
+  private final Map<Object, Map<String, Integer>> mapHosts = new HashMap<>();
+
+  /** Every map of {@code job} is done; {@code mapsByHost} says where they ran (for the reduces' fetches). */
+  public void mapsDone(Object job, Map<String, Integer> mapsByHost) {
+    mapHosts.put(job, mapsByHost);
+    List<Task> waiting = waitingReduces.remove(job);
+    if (waiting != null) {
+      for (Task t : waiting) {
+        shuffle(t, mapsByHost);
+      }
+    }
+  }
+
+  /** Forgets a finished job. */
+  public void forget(Object job) {
+    mapHosts.remove(job);
+    waitingReduces.remove(job);
+  }
+
+  private void shuffle(Task t, Map<String, Integer> maps) {
+    long bytes = shuffles.remove(t);
+    int total = maps.values().stream().mapToInt(Integer::intValue).sum();
+    double local = 0;
+    for (Map.Entry<String, Integer> e : maps.entrySet()) {
+      double share = (double) bytes * e.getValue() / total;
+      if (e.getKey().equals(t.host)) {
+        local += share;
+      } else if (share > 0) {
+        t.flowsLeft++;
+        byFlow.put(net.start(model.path(e.getKey(), t.host), share, model.k.diskRate(), t), t);
+      }
+    }
+    if (t.flowsLeft == 0) {
+      at(net.now() + local / model.k.diskRate() + pending.remove(t), t, () -> end(t));
+    } else {
+      pending.merge(t, local / model.k.diskRate(), Double::sum);
+    }
+  }
+
+  private void at(double when, Task t, Runnable then) {
+    timed.add(new Event(when, seq++, t, then));
+  }
+
+  private void end(Task t) {
+    ended.add(new Ended(t.key, t.host, net.now()));
+  }
+
+  /** Runs every task up to virtual time {@code t}; returns the tasks that ended, in order. */
+  public List<Ended> advanceTo(double t) {
+    while (true) {
+      double next = timed.isEmpty() ? Double.POSITIVE_INFINITY : timed.peek().at();
+      if (next <= net.now() + 1e-12) {
+        Event e = timed.poll();
+        e.then().run();
+        continue;
+      }
+      double until = Math.min(next, t);
+      for (FlowNetwork.Flow f : net.step(until)) {
+        Task task = byFlow.remove(f);
+        if (--task.flowsLeft == 0) {
+          at(f.endedAt() + pending.remove(task), task, () -> end(task));
+        }
+      }
+      if (net.now() >= t - 1e-12 && (timed.isEmpty() || timed.peek().at() > t)) {
+        List<Ended> out = new ArrayList<>(ended);
+        ended.clear();
+        return out;
+      }
+    }
+  }
+}
