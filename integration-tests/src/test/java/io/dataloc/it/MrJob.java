@@ -26,6 +26,11 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
  * containers released. A task runs for 1 round if data-local, 2 if rack-local, 3 otherwise, unless
  * a {@link Tasks} listener runs them ({@link #listen}: the replay's timed tasks, and reduces asked
  * at priority 10, anywhere, once a fraction of the maps is done, as the MapReduce AM's slow-start).
+ * Reduces follow the MapReduce AM's {@code RMContainerAllocator}: while maps are pending, the
+ * reduces asked for and held stay within half of what the job holds plus its headroom
+ * ({@code yarn.app.mapreduce.am.job.reduce.rampup.limit}); when no map fits the headroom, waiting
+ * reduces are preempted, enough for one map and up to half of what the job holds
+ * ({@code reduce.preemption.limit}), at most enough for every pending map, and asked for again.
  */
 final class MrJob {
   static final int MAP_PRIORITY = 20;
@@ -36,12 +41,24 @@ final class MrJob {
     void mapStarted(int task, String host, int level, ContainerId container);
 
     void reduceStarted(int reduce, String host, ContainerId container);
+
+    /** The AM took back a reduce that had not begun its shuffle (its container is released). */
+    void reducePreempted(ContainerId container);
+
+    /** Whether the reduce in this container has begun its shuffle (the AM preempts only those that have not). */
+    boolean shuffling(ContainerId container);
   }
+
+  static final double REDUCE_RAMPUP_LIMIT = 0.5;
+  static final double REDUCE_PREEMPTION_LIMIT = 0.5;
+  /** Reduces the RM has been asked for (the ANY count last sent at priority 10). */
+  private int reduceAsk;
+  private int reducesStarted;
+  int reducesPreempted;
 
   private Tasks tasks;
   private int reduces;
   private int reduceAskAt;
-  private boolean reducesAsked;
   private int reducesUnassigned;
   private int mapsDone;
   private int reducesDone;
@@ -146,9 +163,10 @@ final class MrJob {
 
   private List<ResourceRequest> asks() {
     List<ResourceRequest> out = new ArrayList<>();
-    if (tasks != null && !reducesAsked && reduces > 0 && mapsDone >= reduceAskAt) {
-      reducesAsked = true;
-      out.add(ResourceRequest.newInstance(Priority.newInstance(REDUCE_PRIORITY), ResourceRequest.ANY, map, reduces));
+    int want = wantedReduces();
+    if (tasks != null && want != reduceAsk) {
+      reduceAsk = want;
+      out.add(ResourceRequest.newInstance(Priority.newInstance(REDUCE_PRIORITY), ResourceRequest.ANY, map, want));
     }
     for (String k : changed) {
       int n = k.equals("*") ? anyAsk : hostAsk.containsKey(k) ? hostAsk.get(k) : rackAsk.getOrDefault(k, 0);
@@ -156,6 +174,47 @@ final class MrJob {
     }
     changed.clear();
     return out;
+  }
+
+  /** Containers of the job's size that fit its last headroom. */
+  private int headroomContainers() {
+    return headroom == null ? 0 : (int) Math.min(headroom.getMemorySize() / map.getMemorySize(),
+        headroom.getVirtualCores() / Math.max(1, map.getVirtualCores()));
+  }
+
+  /** How many reduces to have asked for now: none before slow-start; within the ramp-up limit while maps wait. */
+  private int wantedReduces() {
+    if (tasks == null || reduces == 0 || mapsDone < reduceAskAt) {
+      return 0;
+    }
+    if (pendingMaps() == 0) {
+      return reducesUnassigned;
+    }
+    int held = running.size() + reduceContainers.size();
+    int limit = (int) Math.floor(REDUCE_RAMPUP_LIMIT * (held + headroomContainers()));
+    return Math.max(0, Math.min(reducesUnassigned, limit - reduceContainers.size()));
+  }
+
+  /** No map fits the headroom while maps wait: take back waiting reduces, as the MapReduce AM does. */
+  private void preemptReducesIfNeeded() {
+    int pendingMaps = pendingMaps();
+    if (tasks == null || pendingMaps == 0 || reduceContainers.isEmpty() || headroomContainers() > 0) {
+      return;
+    }
+    int held = running.size() + reduceContainers.size();
+    int n = Math.min(Math.max(1, (int) Math.ceil(REDUCE_PREEMPTION_LIMIT * held)), pendingMaps);
+    for (var it = reduceContainers.iterator(); it.hasNext() && n > 0; ) {
+      ContainerId c = it.next();
+      if (tasks.shuffling(c)) {
+        continue;
+      }
+      it.remove();
+      release.add(c);
+      tasks.reducePreempted(c);
+      reducesUnassigned++;
+      reducesPreempted++;
+      n--;
+    }
   }
 
   private List<String> blacklistAdditions = new ArrayList<>();
@@ -184,6 +243,7 @@ final class MrJob {
       }
     }
     assign(response.getAllocatedContainers());
+    preemptReducesIfNeeded();
   }
 
   private void requeue(int t) {
@@ -215,10 +275,11 @@ final class MrJob {
         Container c = it.next();
         if (c.getPriority().getPriority() == REDUCE_PRIORITY) {
           it.remove();
+          reduceAsk = Math.max(0, reduceAsk - 1); // the RM counts its ask down as it allocates
           if (reducesUnassigned > 0) {
-            int r = reduces - reducesUnassigned--;
+            reducesUnassigned--;
             reduceContainers.add(c.getId());
-            tasks.reduceStarted(r, c.getNodeId().getHost(), c.getId());
+            tasks.reduceStarted(reducesStarted++, c.getNodeId().getHost(), c.getId());
           } else {
             release.add(c.getId());
             released++;
@@ -301,6 +362,17 @@ final class MrJob {
         out.computeIfAbsent(containerHost.get(e.getKey()), k -> new ArrayList<>()).add(
             ContainerStatus.newInstance(e.getKey(), ContainerState.COMPLETE, "done", 0));
         it.remove();
+      }
+    }
+    return out;
+  }
+
+  /** The replica hosts of each map not yet given a container. */
+  List<List<String>> pendingSplits() {
+    List<List<String>> out = new ArrayList<>();
+    for (int t = 0; t < pending.length; t++) {
+      if (pending[t]) {
+        out.add(splits.get(t));
       }
     }
     return out;

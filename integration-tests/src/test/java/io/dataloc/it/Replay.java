@@ -6,6 +6,7 @@ import io.dataloc.it.replay.ReplayResult;
 import io.dataloc.it.replay.ReplayOptions;
 import io.dataloc.it.replay.ReplayReport;
 import io.dataloc.it.replay.SwimTrace;
+import io.dataloc.it.replay.SyntheticTrace;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,7 +32,10 @@ public final class Replay {
       System.exit(2);
       return;
     }
-    List<SwimTrace.Job> trace = SwimTrace.read(o.trace(), o.fromHour(), o.toHour());
+    String name = o.trace().toString();
+    List<SwimTrace.Job> trace = name.equals("uniform") || name.equals("zipf")
+        ? SyntheticTrace.generate(name, o.fromHour(), o.toHour(), o.seed())
+        : SwimTrace.read(o.trace(), o.fromHour(), o.toHour());
     Files.createDirectories(o.out());
     MiniMr.quiet = true;
     List<ReplayResult> results = new ArrayList<>();
@@ -49,8 +53,10 @@ public final class Replay {
       Files.write(o.out().resolve("jobs-" + scheduler + ".csv"), r.csv());
       MiniMr.deleteQuietly(o.out().resolve("work"));
     }
-    String what = String.format(Locale.ROOT, "%s, hours %d-%d, %,d nodes, seed %d (one run)",
-        o.trace().getFileName(), o.fromHour(), o.toHour(), o.nodes(), o.seed());
+    String label = o.trace().getFileName().toString();
+    label = label.contains("_") ? label.substring(0, label.indexOf('_')) : label;
+    String what = String.format(Locale.ROOT, "%s, hours %d-%d, %,d nodes, seed %d (one run)", label, o.fromHour(),
+        o.toHour(), o.nodes(), o.seed());
     Files.writeString(o.out().resolve("summary.json"), ReplayReport.json(results, o, trace.size()));
     String md = ReplayReport.markdown(results, o, what);
     Files.writeString(o.out().resolve("summary.md"), md);

@@ -252,6 +252,17 @@ final class ReplayRun {
         running(host, container);
       }
 
+      @Override
+      public void reducePreempted(ContainerId container) {
+        owner.remove(container);
+        runner.cancel(container);
+      }
+
+      @Override
+      public boolean shuffling(ContainerId container) {
+        return runner.shuffling(container);
+      }
+
       private void running(String host, ContainerId container) {
         outbox.computeIfAbsent(host, h -> new ArrayList<>()).add(ContainerStatus.newInstance(container,
             ContainerState.RUNNING, "", 0));

@@ -49,4 +49,23 @@ class ReplayTest {
       assertEquals(a.uplinkBytes(), b.uplinkBytes(), 1e-3, scheduler);
     }
   }
+
+  /**
+   * Two jobs whose reduces alone would fill the cluster: asked for all at slow-start, they would
+   * hold every container while maps wait for one. The MapReduce AM's ramp-up limit and reduce
+   * preemption (modelled in {@link MrJob}) let both finish, as they do on a real cluster.
+   */
+  @Test
+  void reducesThatWouldFillTheClusterDoNotDeadlockIt(@TempDir Path dir) throws Exception {
+    long block = 128L << 20;
+    List<SwimTrace.Job> jobs = List.of(
+        new SwimTrace.Job("big", 0, 120 * block * 3000 / 6, 60L * (1L << 30) * 3000 / 6, block, "a"),
+        new SwimTrace.Job("other", 2, 90 * block * 3000 / 6, 40L * (1L << 30) * 3000 / 6, block, "b"));
+    for (String scheduler : List.of("dataloc", "capacity")) {
+      ClusterModel model = new ClusterModel(6, 2, 1, ClusterModel.Constants.defaults());
+      ReplayResult r = ReplayRun.run(scheduler, jobs, model, 0.5, 7200, 0.1, dir.resolve(scheduler), s -> {});
+      assertEquals(0, r.unfinished(), scheduler + ": " + r.jobs());
+      assertEquals(60, r.jobs().get(0).reduces());
+    }
+  }
 }

@@ -46,6 +46,9 @@ public final class Charts {
       double[] t = results.get(i).times(-1);
       StringBuilder pts = new StringBuilder();
       for (int k = 0; k < t.length; k++) {
+        if (k + 1 < t.length && t[k + 1] == t[k]) {
+          continue; // one point per distinct time: the step's top
+        }
         double x = LEFT + PW * (Math.log10(Math.max(1, t[k])) - lo) / (hi - lo);
         double y = TOP + PH - PH * (k + 1.0) / t.length;
         pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));

@@ -76,6 +76,19 @@ class ClusterModelTest {
   }
 
   @Test
+  void syntheticWorkloadsAreSeededAndZipfMakesHotData() {
+    List<SwimTrace.Job> zipf = SyntheticTrace.generate("zipf", 1, 4, 3);
+    assertEquals(zipf, SyntheticTrace.generate("zipf", 1, 4, 3));
+    assertTrue(zipf.size() > 3600 && zipf.size() < 4400, "about 1,000 jobs an hour: " + zipf.size());
+    long top = zipf.stream().filter(j -> j.inputPath().equals("zipf-0")).count();
+    assertTrue(Math.abs((double) top / zipf.size() - 1 / 5.187) < 0.03, "the top path's share: " + top);
+    List<SwimTrace.Job> uniform = SyntheticTrace.generate("uniform", 2, 2, 3);
+    assertEquals(uniform.size(), uniform.stream().map(SwimTrace.Job::inputPath).distinct().count());
+    assertTrue(uniform.stream().allMatch(j -> j.submitSeconds() >= 0 && j.submitSeconds() < 3600));
+    assertThrows(IllegalArgumentException.class, () -> SyntheticTrace.generate("pareto", 1, 1, 1));
+  }
+
+  @Test
   void optionsAreBoundedAndABadOneIsNamed() {
     assertEquals(3, ReplayOptions.parse(new String[] {"--nodes", "120"}).racks(), "one rack per 40 nodes");
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--nodez", "1"}))

@@ -41,6 +41,8 @@ public final class TaskRunner {
     final Object key;
     final String host;
     int flowsLeft;
+    boolean shuffling;
+    boolean cancelled;
 
     Task(Object key, String host) {
       this.key = key;
@@ -88,6 +90,7 @@ public final class TaskRunner {
    */
   public void startReduce(Object key, Object job, String host, long shuffleBytes, long outputBytes, double now) {
     Task t = new Task(key, host);
+    reduces.put(key, t);
     double after = shuffleBytes / model.k.reduceCpuRate() + outputBytes / model.k.writeRate();
     pending.put(t, after);
     shuffles.put(t, shuffleBytes);
@@ -102,6 +105,24 @@ public final class TaskRunner {
   }
 
   private final Map<Task, Long> shuffles = new HashMap<>();
+  private final Map<Object, Task> reduces = new HashMap<>();
+
+  /** Whether the reduce {@code key} has begun its shuffle. */
+  public boolean shuffling(Object key) {
+    Task t = reduces.get(key);
+    return t != null && t.shuffling;
+  }
+
+  /** Stops the reduce {@code key} before its shuffle (its AM took it back): it never ends. */
+  public void cancel(Object key) {
+    Task t = reduces.remove(key);
+    if (t != null) {
+      t.cancelled = true;
+      shuffles.remove(t);
+      pending.remove(t);
+      waitingReduces.values().forEach(l -> l.remove(t));
+    }
+  }
   private final Map<Object, Map<String, Integer>> mapHosts = new HashMap<>();
 
   /** Every map of {@code job} is done; {@code mapsByHost} says where they ran (for the reduces' fetches). */
@@ -122,6 +143,10 @@ public final class TaskRunner {
   }
 
   private void shuffle(Task t, Map<String, Integer> maps) {
+    if (t.cancelled) {
+      return;
+    }
+    t.shuffling = true;
     long bytes = shuffles.remove(t);
     int total = maps.values().stream().mapToInt(Integer::intValue).sum();
     double local = 0;
@@ -146,6 +171,10 @@ public final class TaskRunner {
   }
 
   private void end(Task t) {
+    if (t.cancelled) {
+      return;
+    }
+    reduces.remove(t.key);
     ended.add(new Ended(t.key, t.host, net.now()));
   }
 
@@ -155,7 +184,9 @@ public final class TaskRunner {
       double next = timed.isEmpty() ? Double.POSITIVE_INFINITY : timed.peek().at();
       if (next <= net.now() + 1e-12) {
         Event e = timed.poll();
-        e.then().run();
+        if (!e.task().cancelled) {
+          e.then().run();
+        }
         continue;
       }
       double until = Math.min(next, t);
