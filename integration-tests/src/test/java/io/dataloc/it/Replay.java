@@ -44,8 +44,8 @@ public final class Replay {
       System.err.printf(Locale.ROOT, "%s: %,d jobs of hours %d-%d on %,d nodes in %d racks, seed %d ...%n", scheduler,
           trace.size(), o.fromHour(), o.toHour(), o.nodes(), o.racks(), o.seed());
       ReplayResult r = ReplayRun.run(scheduler, trace, model, o.amPercent(),
-          3600.0 * (o.toHour() - o.fromHour() + 1) + o.drainSeconds(), o.quantum(), o.out().resolve("work"),
-          System.err::println);
+          3600.0 * (o.toHour() - o.fromHour() + 1) + o.drainSeconds(), o.quantum(), o.dataloc(),
+          o.out().resolve("work"), System.err::println);
       System.err.printf(Locale.ROOT, "%s: done: %,.0f s simulated in %.0f s wall (%.1f simulated s per wall s),"
           + " %d jobs unfinished%n", scheduler, r.simulatedSeconds(), r.wallSeconds(),
           r.simulatedSeconds() / Math.max(1e-9, r.wallSeconds()), r.unfinished());

@@ -119,8 +119,18 @@ final class ReplayRun {
 
   static ReplayResult run(String scheduler, List<SwimTrace.Job> trace, ClusterModel model, double amPercent,
       double maxSeconds, double quantum, Path work, Consumer<String> progress) throws Exception {
+    return run(scheduler, trace, model, amPercent, maxSeconds, quantum, Map.of(), work, progress);
+  }
+
+  /** As above, with Dataloc's settings {@code dataloc} (keys without {@code yarn.scheduler.dataloc.}) under both Dataloc schedulers. */
+  static ReplayResult run(String scheduler, List<SwimTrace.Job> trace, ClusterModel model, double amPercent,
+      double maxSeconds, double quantum, Map<String, String> dataloc, Path work, Consumer<String> progress)
+      throws Exception {
     ClusterModel.Constants k = model.k;
     Map<String, String> settings = settings(scheduler, model.nodes, model.racks, amPercent);
+    if (scheduler.equals("dataloc") || scheduler.equals("capacity-dataloc")) {
+      dataloc.forEach((key, v) -> settings.put("yarn.scheduler.dataloc." + key, v));
+    }
     Path dir = work.resolve(scheduler);
     MiniMr.deleteQuietly(dir);
     long wall0 = System.nanoTime();

@@ -97,5 +97,9 @@ class ClusterModelTest {
         .getMessage().contains("--nodes"));
     assertTrue(assertThrows(IllegalArgumentException.class,
         () -> ReplayOptions.parse(new String[] {"--schedulers", "capacity,yarn"})).getMessage().contains("'yarn'"));
+    assertEquals(java.util.Map.of("online-policy", "break-even", "assigner", "flow"),
+        ReplayOptions.parse(new String[] {"--dataloc", "online-policy=break-even,assigner=flow"}).dataloc());
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--dataloc", "=x"}))
+        .getMessage().contains("--dataloc"));
   }
 }

@@ -9,7 +9,7 @@ import java.util.Set;
 /** {@code bin/dataloc-replay}'s options (its {@code --help} says what each is), each bounded, a bad one named. */
 public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int racks,
     List<String> schedulers, long seed, Path out, double amPercent, double drainSeconds, double quantum,
-    ClusterModel.Constants constants) {
+    ClusterModel.Constants constants, java.util.Map<String, String> dataloc) {
 
   public static final Set<String> SCHEDULERS = Set.of("dataloc", "capacity", "capacity-tuned", "capacity-dataloc",
       "fair");
@@ -17,7 +17,7 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
   public static ReplayOptions parse(String[] args) {
     Map<String, String> m = new HashMap<>();
     Set<String> known = Set.of("trace", "hours", "nodes", "racks", "schedulers", "seed", "out", "am-percent",
-        "drain-hours", "quantum", "nic-mbit", "oversubscription", "trace-nodes");
+        "drain-hours", "quantum", "nic-mbit", "oversubscription", "trace-nodes", "dataloc");
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (!a.startsWith("--") || !known.contains(a.substring(2))) {
@@ -58,7 +58,23 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
         d.reduceCpuRate(), d.writeRate(), d.amStartSeconds(), d.taskStartSeconds(), d.bytesPerReduce(),
         d.slowStart(), d.nodeMb(), d.amMb(), traceNodes);
     return new ReplayOptions(trace, from, to, nodes, racks, schedulers, seed,
-        Path.of(m.getOrDefault("out", "target/replay")), am, drain, quantum, k);
+        Path.of(m.getOrDefault("out", "target/replay")), am, drain, quantum, k, dataloc(m.getOrDefault("dataloc", "")));
+  }
+
+  /** {@code KEY=VALUE,...}: Dataloc's settings without their {@code yarn.scheduler.dataloc.} prefix (checked by Dataloc at start). */
+  private static java.util.Map<String, String> dataloc(String v) {
+    java.util.Map<String, String> out = new java.util.TreeMap<>();
+    for (String kv : v.split(",")) {
+      if (kv.isBlank()) {
+        continue;
+      }
+      int eq = kv.indexOf('=');
+      if (eq <= 0 || !kv.substring(0, eq).matches("[a-z][a-z0-9.-]*")) {
+        throw new IllegalArgumentException("--dataloc: expected KEY=VALUE[,KEY=VALUE...], not '" + kv + "'");
+      }
+      out.put(kv.substring(0, eq), kv.substring(eq + 1));
+    }
+    return out;
   }
 
   private static int intIn(String key, String v, int lo, int hi) {
