@@ -309,15 +309,9 @@ final class ReplayRun {
 
   private static ReplayResult result(String scheduler, List<Job> jobs, ClusterModel model, FlowNetwork net, int t,
       double wall) {
-    ClusterModel.Constants k = model.k;
     List<ReplayResult.JobTime> out = new ArrayList<>();
     for (Job j : jobs) {
-      long block = Math.min(k.blockBytes(), Math.max(j.input, 0));
-      double floor = k.amStartSeconds() + k.taskStartSeconds() + block / k.diskRate() + block / k.mapCpuRate()
-          + (j.reduces > 0 ? (double) j.shuffle / j.maps / k.writeRate() + k.taskStartSeconds()
-              + (double) j.shuffle / j.reduces / k.nicRate() + (double) j.shuffle / j.reduces / k.reduceCpuRate()
-              + (double) j.output / j.reduces / k.writeRate()
-              : (double) j.output / j.maps / k.writeRate());
+      double floor = model.floor(j.input, j.shuffle, j.output, j.maps, j.reduces);
       int local = j.mr == null ? 0 : j.mr.dataLocal();
       int rack = j.mr == null ? 0 : j.mr.atLevel(1);
       int off = j.mr == null ? 0 : j.mr.atLevel(2);

@@ -147,6 +147,22 @@ public final class ClusterModel {
         / k.bytesPerReduce()));
   }
 
+  /**
+   * A job's contention-free time (s) from scaled bytes: its AM start; its longest map data-local on
+   * an idle node (JVM start, read, processing, write); with reduces, a reduce's JVM start, its fetch
+   * at one NIC's rate, processing and write. No scheduler can beat it.
+   */
+  public double floor(long input, long shuffle, long output, int maps, int reduces) {
+    long block = Math.min(k.blockBytes(), Math.max(input, 0));
+    double map = k.taskStartSeconds() + block / k.diskRate() + block / k.mapCpuRate();
+    if (reduces == 0) {
+      return k.amStartSeconds() + map + (double) output / maps / k.writeRate();
+    }
+    double perReduce = (double) shuffle / reduces;
+    return k.amStartSeconds() + map + (double) shuffle / maps / k.writeRate() + k.taskStartSeconds()
+        + perReduce / k.nicRate() + perReduce / k.reduceCpuRate() + (double) output / reduces / k.writeRate();
+  }
+
   /** The replica hosts of the first {@code blocks} blocks of the file at {@code path}. */
   public List<List<String>> blocks(String path, int blocks) {
     List<List<String>> file = files.computeIfAbsent(path, p -> new ArrayList<>());

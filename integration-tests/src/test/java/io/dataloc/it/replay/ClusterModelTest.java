@@ -60,6 +60,20 @@ class ClusterModelTest {
   }
 
   @Test
+  void theFloorIsTheLongestLocalMapAndOneReduceOnIdleLinks() {
+    ClusterModel m = new ClusterModel(10, 2, 1, ClusterModel.Constants.defaults());
+    long block = 128L << 20;
+    // AM 2 s; a map: JVM 1 s, a block read at 100 MB/s and processed at 50 MB/s, its share of
+    // 300 MB of output written at 100 MB/s.
+    double map = 1 + block / 100e6 + block / 50e6;
+    assertEquals(2 + map + 1.0, m.floor(3 * block, 0, 300_000_000, 3, 0), 1e-9);
+    // With two reduces: each map spills its share of 500 MB of shuffle; a reduce (JVM 1 s) fetches
+    // 250 MB at 125 MB/s, processes it at 50 MB/s and writes 50 MB of the 100 MB output.
+    assertEquals(2 + map + 500e6 / 5 / 100e6 + 1 + 2 + 5 + 0.5,
+        m.floor(5 * block, 500_000_000, 100_000_000, 5, 2), 1e-9);
+  }
+
+  @Test
   void theTraceReaderKeepsTheHoursAskedAndNamesABadLine(@TempDir Path dir) throws Exception {
     Path t = dir.resolve("t.tsv");
     Files.writeString(t, "job0\t10\t10\t100\t0\t5\tinputPath1\t\n"
