@@ -70,6 +70,7 @@ public final class Charts {
         max = Double.isNaN(m) ? max : Math.max(max, m);
       }
     }
+    max = nice(max);
     StringBuilder sb = head(title);
     for (int q = 0; q <= 4; q++) {
       double y = TOP + PH - PH * q / 4.0;
@@ -92,6 +93,17 @@ public final class Charts {
     sb.append(text(LEFT + PW / 2.0, TOP + PH + 38, "mean job time by job size", "middle"));
     legend(sb, results);
     return sb.append("</svg>\n").toString();
+  }
+
+  /** The least of 1, 2, 4, 5 or 8 times a power of ten at or above {@code x}: quarter ticks fall on round numbers. */
+  static double nice(double x) {
+    double p = Math.pow(10, Math.floor(Math.log10(x)));
+    for (double m : new double[] {1, 2, 4, 5, 8, 10}) {
+      if (m * p >= x) {
+        return m * p;
+      }
+    }
+    return 10 * p;
   }
 
   private static StringBuilder head(String title) {
