@@ -54,7 +54,6 @@ final class MrJob {
   /** Reduces the RM has been asked for (the ANY count last sent at priority 10). */
   private int reduceAsk;
   private int reducesStarted;
-  int reducesPreempted;
 
   private Tasks tasks;
   private int reduces;
@@ -212,7 +211,6 @@ final class MrJob {
       release.add(c);
       tasks.reducePreempted(c);
       reducesUnassigned++;
-      reducesPreempted++;
       n--;
     }
   }

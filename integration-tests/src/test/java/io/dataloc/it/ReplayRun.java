@@ -47,7 +47,6 @@ final class ReplayRun {
   private ReplayRun() {}
 
   private static final class Job {
-    final int index;
     final SwimTrace.Job trace;
     final long input;
     final long shuffle;
@@ -65,8 +64,7 @@ final class ReplayRun {
     double finishedAt = -1;
     final Map<String, Integer> mapsByHost = new TreeMap<>();
 
-    Job(int index, SwimTrace.Job trace, ClusterModel m) {
-      this.index = index;
+    Job(SwimTrace.Job trace, ClusterModel m) {
       this.trace = trace;
       this.input = m.scale(trace.inputBytes());
       this.shuffle = m.scale(trace.shuffleBytes());
@@ -159,7 +157,7 @@ final class ReplayRun {
         clock.setTime(base + t * 1000L);
         List<Job> fresh = new ArrayList<>();
         while (next < trace.size() && trace.get(next).submitSeconds() <= t) {
-          Job j = new Job(next, trace.get(next), model);
+          Job j = new Job(trace.get(next), model);
           j.app = c.submitOnly("swim", j.splits, url -> url);
           jobs.add(j);
           fresh.add(j);

@@ -30,20 +30,14 @@ public final class FlowNetwork {
     double left;
     double rate;
     double endedAt = Double.NaN;
-    final Object owner;
     final long id;
     final double cap;
 
-    Flow(long id, int[] links, double bytes, double cap, Object owner) {
+    Flow(long id, int[] links, double bytes, double cap) {
       this.id = id;
       this.cap = cap;
       this.links = links;
       this.left = bytes;
-      this.owner = owner;
-    }
-
-    public Object owner() {
-      return owner;
     }
 
     public double rate() {
@@ -87,19 +81,19 @@ public final class FlowNetwork {
   }
 
   /** Starts a flow of {@code bytes} over {@code links} (at least one) now. */
-  public Flow start(int[] links, double bytes, Object owner) {
-    return start(links, bytes, Double.POSITIVE_INFINITY, owner);
+  public Flow start(int[] links, double bytes) {
+    return start(links, bytes, Double.POSITIVE_INFINITY);
   }
 
-  /** As {@link #start(int[], double, Object)}, never faster than {@code cap} bytes per second. */
-  public Flow start(int[] links, double bytes, double cap, Object owner) {
+  /** As {@link #start(int[], double)}, never faster than {@code cap} bytes per second. */
+  public Flow start(int[] links, double bytes, double cap) {
     if (links.length == 0) {
       throw new IllegalArgumentException("a flow needs at least one link");
     }
     if (!(cap > 0)) {
       throw new IllegalArgumentException("a flow's cap must be positive, not " + cap);
     }
-    Flow f = new Flow(nextId++, links.clone(), Math.max(0, bytes), cap, owner);
+    Flow f = new Flow(nextId++, links.clone(), Math.max(0, bytes), cap);
     flows.add(f);
     stale = true;
     return f;

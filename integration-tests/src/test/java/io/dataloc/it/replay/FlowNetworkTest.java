@@ -17,8 +17,8 @@ class FlowNetworkTest {
   @Test
   void twoFlowsShareALinkThenTheSurvivorTakesItAll() {
     FlowNetwork n = new FlowNetwork(new double[] {100});
-    FlowNetwork.Flow a = n.start(new int[] {0}, 100, "a");
-    FlowNetwork.Flow b = n.start(new int[] {0}, 300, "b");
+    FlowNetwork.Flow a = n.start(new int[] {0}, 100);
+    FlowNetwork.Flow b = n.start(new int[] {0}, 300);
     List<FlowNetwork.Flow> ended = n.advance(10);
     // Both at 50 B/s until a ends at 2 s (b has 200 left), then b at 100 B/s: ends at 4 s.
     assertEquals(List.of(a, b), ended);
@@ -31,8 +31,8 @@ class FlowNetworkTest {
   void aFlowHeldBackElsewhereLeavesItsShareToTheOthers() {
     // Link 0: 90 B/s shared by f1 and f2; link 1: 30 B/s, f2 only. f2 is held to 30 by link 1, so f1 gets 60.
     FlowNetwork n = new FlowNetwork(new double[] {90, 30});
-    FlowNetwork.Flow f1 = n.start(new int[] {0}, 1e9, "f1");
-    FlowNetwork.Flow f2 = n.start(new int[] {0, 1}, 1e9, "f2");
+    FlowNetwork.Flow f1 = n.start(new int[] {0}, 1e9);
+    FlowNetwork.Flow f2 = n.start(new int[] {0, 1}, 1e9);
     n.advance(1);
     assertEquals(60, f1.rate(), 1e-9);
     assertEquals(30, f2.rate(), 1e-9);
@@ -41,8 +41,8 @@ class FlowNetworkTest {
   @Test
   void aCappedFlowLeavesWhatItCannotUseToTheOthers() {
     FlowNetwork n = new FlowNetwork(new double[] {100});
-    FlowNetwork.Flow slow = n.start(new int[] {0}, 1e9, 20, "slow");
-    FlowNetwork.Flow fast = n.start(new int[] {0}, 1e9, "fast");
+    FlowNetwork.Flow slow = n.start(new int[] {0}, 1e9, 20);
+    FlowNetwork.Flow fast = n.start(new int[] {0}, 1e9);
     n.advance(1);
     assertEquals(20, slow.rate(), 1e-9);
     assertEquals(80, fast.rate(), 1e-9);
@@ -68,7 +68,7 @@ class FlowNetworkTest {
         paths.add(path);
         double limit = rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(300) : Double.POSITIVE_INFINITY;
         caps.add(limit);
-        flows.add(n.start(path, 1e12, limit, i));
+        flows.add(n.start(path, 1e12, limit));
       }
       n.advance(0.001);
       double[] load = new double[links];

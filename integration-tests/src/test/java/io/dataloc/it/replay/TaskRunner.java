@@ -65,7 +65,7 @@ public final class TaskRunner {
         at(net.now() + bytes / k.diskRate() + after, t, () -> end(t));
       } else {
         t.flowsLeft = 1;
-        byFlow.put(net.start(model.path(source(replicas, host), host), bytes, k.diskRate(), t), t);
+        byFlow.put(net.start(model.path(source(replicas, host), host), bytes, k.diskRate()), t);
         pending.put(t, after);
       }
     });
@@ -156,7 +156,7 @@ public final class TaskRunner {
         local += share;
       } else if (share > 0) {
         t.flowsLeft++;
-        byFlow.put(net.start(model.path(e.getKey(), t.host), share, model.k.diskRate(), t), t);
+        byFlow.put(net.start(model.path(e.getKey(), t.host), share, model.k.diskRate()), t);
       }
     }
     if (t.flowsLeft == 0) {
