@@ -272,12 +272,4 @@ class SchedulerContractTest {
       assertEquals("online", s.reports().jobs().get(0).phase(), "after an AM retry the job is served from its asks");
     }
   }
-
-  @Test
-  void theReferenceTableNamesEveryKeyOnce() {
-    String table = DatalocConfiguration.markdownTable();
-    for (DatalocConfiguration.Key k : DatalocConfiguration.KEYS) {
-      assertEquals(table.indexOf(k.fullName()), table.lastIndexOf("`" + k.fullName() + "`") + 1, k.fullName());
-    }
-  }
 }

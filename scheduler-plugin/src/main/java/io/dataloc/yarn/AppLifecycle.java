@@ -77,7 +77,7 @@ final class AppLifecycle {
     if (user != null && YarnConfiguration.isAclEnabled(rmConf) && !queue.hasAccess(QueueACL.SUBMIT_APPLICATIONS, user)) {
       ctx.metrics().appsRefused.incr();
       String msg = "User " + user.getShortUserName() + " cannot submit applications to queue " + DatalocQueue.NAME
-          + " (" + DatalocConfiguration.ACL_SUBMIT.fullName() + ")";
+          + " (" + DatalocKeys.ACL_SUBMIT.fullName() + ")";
       LOG.warn("Dataloc: refusing {}: {}", id, msg);
       throw new YarnException(new org.apache.hadoop.security.AccessControlException(msg));
     }

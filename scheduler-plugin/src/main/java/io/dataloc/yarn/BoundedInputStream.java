@@ -10,11 +10,11 @@ import java.io.InputStream;
  * costs no more than the bound.
  */
 final class BoundedInputStream extends FilterInputStream {
-  private final DatalocConfiguration.Key key;
+  private final DatalocKeys.Key key;
   private final long limit;
   private long read;
 
-  BoundedInputStream(InputStream in, DatalocConfiguration.Key key, long limit) {
+  BoundedInputStream(InputStream in, DatalocKeys.Key key, long limit) {
     super(in);
     this.key = key;
     this.limit = limit;

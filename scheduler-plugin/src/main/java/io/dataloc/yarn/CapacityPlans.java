@@ -164,7 +164,7 @@ public final class CapacityPlans {
    * engine settings rebuild the engine (running jobs continue from their asks).
    */
   public DatalocConfiguration.Settings validate(Configuration conf) throws java.io.IOException {
-    for (DatalocConfiguration.Key k : DatalocConfiguration.STANDALONE_ONLY) {
+    for (DatalocKeys.Key k : DatalocKeys.STANDALONE_ONLY) {
       String v = conf.getTrimmed(k.fullName());
       if (v != null && !v.isEmpty() && !v.equals(k.defaultValue())) {
         throw new java.io.IOException("refused: " + k.fullName() + " is a setting of the standalone scheduler only");

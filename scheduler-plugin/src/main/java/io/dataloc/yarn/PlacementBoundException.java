@@ -7,9 +7,9 @@ import java.io.IOException;
  * job is served from its asks. The message names the configuration key of the bound.
  */
 final class PlacementBoundException extends IOException {
-  private final DatalocConfiguration.Key key;
+  private final DatalocKeys.Key key;
 
-  PlacementBoundException(DatalocConfiguration.Key key, long limit, String what) {
+  PlacementBoundException(DatalocKeys.Key key, long limit, String what) {
     super(what + " exceeds " + key.fullName() + " = " + limit);
     this.key = key;
   }
@@ -21,7 +21,7 @@ final class PlacementBoundException extends IOException {
   }
 
   /** The bound that was exceeded, or null when the input was refused outright. */
-  DatalocConfiguration.Key key() {
+  DatalocKeys.Key key() {
     return key;
   }
 }

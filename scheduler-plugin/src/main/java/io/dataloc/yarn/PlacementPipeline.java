@@ -136,7 +136,7 @@ final class PlacementPipeline {
       watchdog.schedule(() -> overdue(a, s), s.readTimeoutMs() + 2 * s.planBudgetMs() + 1, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {
       ctx.metrics().placementFailures.incr();
-      ctx.apps().goOnline(a, "placement queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName()
+      ctx.apps().goOnline(a, "placement queue full (" + DatalocKeys.PLACEMENT_MAX_WAITING.fullName()
           + " = " + s.bounds().maxWaiting() + " jobs waiting)");
     }
   }
@@ -153,8 +153,8 @@ final class PlacementPipeline {
           return;
         }
         ctx.metrics().placementFailures.incr();
-        ctx.apps().goOnline(a, "placement and plan took longer than " + DatalocConfiguration.READ_TIMEOUT.fullName()
-            + " + 2 x " + DatalocConfiguration.PLAN_BUDGET.fullName() + " = "
+        ctx.apps().goOnline(a, "placement and plan took longer than " + DatalocKeys.READ_TIMEOUT.fullName()
+            + " + 2 x " + DatalocKeys.PLAN_BUDGET.fullName() + " = "
             + (s.readTimeoutMs() + 2 * s.planBudgetMs()) + " ms");
         ctx.apps().markDirty(a.id);
       } finally {
@@ -164,7 +164,7 @@ final class PlacementPipeline {
   }
 
   private static String timeoutNote(DatalocConfiguration.Settings s) {
-    return "placement read took longer than " + DatalocConfiguration.READ_TIMEOUT.fullName() + " = "
+    return "placement read took longer than " + DatalocKeys.READ_TIMEOUT.fullName() + " = "
         + s.readTimeoutMs() + " ms";
   }
 
@@ -222,7 +222,7 @@ final class PlacementPipeline {
     if (!reserved) {
       ctx.metrics().placementFailures.incr();
       ifStill(a, DatalocApp.Phase.READING, "read: over the byte budget", () -> ctx.apps().goOnline(a,
-          "placements waiting to be planned hold " + DatalocConfiguration.MAX_BYTES_IN_FLIGHT.fullName() + " = "
+          "placements waiting to be planned hold " + DatalocKeys.MAX_BYTES_IN_FLIGHT.fullName() + " = "
               + s.bounds().maxBytesInFlight() + " bytes (this one " + bytes + ")"));
       return;
     }
@@ -233,7 +233,7 @@ final class PlacementPipeline {
       ctx.metrics().placementBytesInFlight.set(inFlight.held());
       ctx.metrics().placementFailures.incr();
       ifStill(a, DatalocApp.Phase.READING, "read: plan queue full", () -> ctx.apps().goOnline(a,
-          "plan queue full (" + DatalocConfiguration.PLACEMENT_MAX_WAITING.fullName() + ")"));
+          "plan queue full (" + DatalocKeys.PLACEMENT_MAX_WAITING.fullName() + ")"));
     }
   }
 

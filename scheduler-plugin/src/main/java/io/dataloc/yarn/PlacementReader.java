@@ -152,7 +152,7 @@ final class PlacementReader {
     if (!bounds.stagingRoot().isEmpty()
         && !Path.getPathWithoutSchemeAndAuthority(userDir.getParent()).equals(new Path(bounds.stagingRoot()))) {
       throw new PlacementBoundException(name + " " + p + " is not under "
-          + DatalocConfiguration.STAGING_ROOT.fullName() + " = " + bounds.stagingRoot() + " (refused)");
+          + DatalocKeys.STAGING_ROOT.fullName() + " = " + bounds.stagingRoot() + " (refused)");
     }
     return p;
   }
@@ -191,7 +191,7 @@ final class PlacementReader {
       Credentials credentials = new Credentials();
       ByteBuffer tokens = am.getTokens().duplicate();
       if (tokens.remaining() > bounds.maxJobConfBytes()) {
-        throw new PlacementBoundException(DatalocConfiguration.MAX_JOB_CONF_BYTES, bounds.maxJobConfBytes(),
+        throw new PlacementBoundException(DatalocKeys.MAX_JOB_CONF_BYTES, bounds.maxJobConfBytes(),
             "the AM's tokens (" + tokens.remaining() + " bytes)");
       }
       byte[] bytes = new byte[tokens.remaining()];
@@ -208,7 +208,7 @@ final class PlacementReader {
   }
 
   /** Opens a job file whose size is within {@code limit}, cut at the limit whatever it says. */
-  private InputStream openBounded(FileSystem fs, Path path, DatalocConfiguration.Key key, long limit)
+  private InputStream openBounded(FileSystem fs, Path path, DatalocKeys.Key key, long limit)
       throws IOException {
     long length = fs.getFileStatus(path).getLen();
     if (length > limit) {
@@ -220,7 +220,7 @@ final class PlacementReader {
   private TaskHosts readSplitMetaInfo(Path path, ToIntFunction<String> hostId) throws IOException {
     FileSystem fs = path.getFileSystem(conf);
     long length = fs.getFileStatus(path).getLen();
-    try (InputStream in = openBounded(fs, path, DatalocConfiguration.MAX_FILE_BYTES, bounds.maxFileBytes())) {
+    try (InputStream in = openBounded(fs, path, DatalocKeys.MAX_FILE_BYTES, bounds.maxFileBytes())) {
       return SplitMetaInfoReader.read(new java.io.BufferedInputStream(in), length, bounds, hostId);
     }
   }
@@ -235,7 +235,7 @@ final class PlacementReader {
     }
     try {
       FileSystem fs = jobXml.getFileSystem(conf);
-      try (InputStream in = openBounded(fs, jobXml, DatalocConfiguration.MAX_JOB_CONF_BYTES,
+      try (InputStream in = openBounded(fs, jobXml, DatalocKeys.MAX_JOB_CONF_BYTES,
           bounds.maxJobConfBytes())) {
         return MapContainerSize.of(JobConfReader.read(new java.io.BufferedInputStream(in), MapContainerSize.KEYS));
       }
@@ -261,7 +261,7 @@ final class PlacementReader {
       RemoteIterator<LocatedFileStatus> it = fs.listFiles(path, true);
       while (it.hasNext()) {
         if (++listed > bounds.maxListing()) {
-          throw new PlacementBoundException(DatalocConfiguration.MAX_LISTING, bounds.maxListing(),
+          throw new PlacementBoundException(DatalocKeys.MAX_LISTING, bounds.maxListing(),
               "the input hint's listing");
         }
         if (Thread.currentThread().isInterrupted()) {
@@ -270,18 +270,18 @@ final class PlacementReader {
         LocatedFileStatus f = it.next();
         for (BlockLocation b : f.getBlockLocations()) {
           if (tasks.tasks() >= bounds.maxSplits()) {
-            throw new PlacementBoundException(DatalocConfiguration.MAX_SPLITS, bounds.maxSplits(),
+            throw new PlacementBoundException(DatalocKeys.MAX_SPLITS, bounds.maxSplits(),
                 "the input hint's block count");
           }
           String[] hosts = b.getHosts();
           if (hosts.length > bounds.maxHostsPerSplit()) {
-            throw new PlacementBoundException(DatalocConfiguration.MAX_HOSTS_PER_SPLIT, bounds.maxHostsPerSplit(),
+            throw new PlacementBoundException(DatalocKeys.MAX_HOSTS_PER_SPLIT, bounds.maxHostsPerSplit(),
                 "a block of " + f.getPath() + " with " + hosts.length + " hosts");
           }
           tasks.startTask();
           for (String h : hosts) {
             if (h.length() > bounds.maxHostLength()) {
-              throw new PlacementBoundException(DatalocConfiguration.MAX_HOST_LENGTH, bounds.maxHostLength(),
+              throw new PlacementBoundException(DatalocKeys.MAX_HOST_LENGTH, bounds.maxHostLength(),
                   "a host name of a block of " + f.getPath());
             }
             tasks.add(hostId.applyAsInt(h));

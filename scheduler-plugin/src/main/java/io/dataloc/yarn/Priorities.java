@@ -90,7 +90,7 @@ final class Priorities {
     if (user != null && !a.checkAccess(user, DatalocQueue.NAME, p)) {
       throw new YarnException(new AccessControlException("User " + user.getShortUserName()
           + " does not have permission to submit/update " + applicationId + " for " + p + " ("
-          + DatalocConfiguration.ACL_MAX_PRIORITY.fullName() + ")"));
+          + DatalocKeys.ACL_MAX_PRIORITY.fullName() + ")"));
     }
     return Priority.newInstance(p.getPriority());
   }

@@ -1,6 +1,6 @@
 package io.dataloc.yarn;
 
-import static io.dataloc.yarn.DatalocConfiguration.ACL_MAX_PRIORITY;
+import static io.dataloc.yarn.DatalocKeys.ACL_MAX_PRIORITY;
 
 import java.util.List;
 import org.apache.hadoop.yarn.api.records.Priority;

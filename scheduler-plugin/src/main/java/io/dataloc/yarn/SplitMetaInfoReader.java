@@ -63,7 +63,7 @@ public final class SplitMetaInfoReader {
       throw new IOException("corrupt split meta info: " + splits + " splits");
     }
     if (splits > bounds.maxSplits()) {
-      throw new PlacementBoundException(DatalocConfiguration.MAX_SPLITS, bounds.maxSplits(),
+      throw new PlacementBoundException(DatalocKeys.MAX_SPLITS, bounds.maxSplits(),
           "the split count " + splits);
     }
     if (splits > (length - HEADER.length) / MIN_SPLIT_BYTES) {
@@ -79,7 +79,7 @@ public final class SplitMetaInfoReader {
         throw new IOException("corrupt split meta info: split " + i + " has " + n + " locations");
       }
       if (n > bounds.maxHostsPerSplit()) {
-        throw new PlacementBoundException(DatalocConfiguration.MAX_HOSTS_PER_SPLIT, bounds.maxHostsPerSplit(),
+        throw new PlacementBoundException(DatalocKeys.MAX_HOSTS_PER_SPLIT, bounds.maxHostsPerSplit(),
             "split " + i + "'s " + n + " locations");
       }
       hosts.startTask();
@@ -100,7 +100,7 @@ public final class SplitMetaInfoReader {
       throw new IOException("corrupt split meta info: split " + split + " has a host name of length " + len);
     }
     if (len > maxLength) {
-      throw new PlacementBoundException(DatalocConfiguration.MAX_HOST_LENGTH, maxLength,
+      throw new PlacementBoundException(DatalocKeys.MAX_HOST_LENGTH, maxLength,
           "a host name of split " + split + " (" + len + " bytes)");
     }
     try {

@@ -71,7 +71,7 @@ class DatalocConfigurationTest {
 
   @Test
   void everyKeyHasAnInvalidExample() {
-    assertEquals(DatalocConfiguration.KEYS.stream().map(DatalocConfiguration.Key::name).collect(Collectors.toSet()),
+    assertEquals(DatalocKeys.KEYS.stream().map(DatalocKeys.Key::name).collect(Collectors.toSet()),
         INVALID.keySet());
   }
 
@@ -86,13 +86,13 @@ class DatalocConfigurationTest {
   void eachInvalidValueIsRefusedNamingItsKey() {
     for (Map.Entry<String, String> e : INVALID.entrySet()) {
       Configuration conf = new Configuration(false);
-      conf.set(DatalocConfiguration.PREFIX + e.getKey(), e.getValue());
+      conf.set(DatalocKeys.PREFIX + e.getKey(), e.getValue());
       IllegalArgumentException x = assertThrows(IllegalArgumentException.class, () -> DatalocConfiguration.load(conf),
           e.getKey() + " = " + e.getValue());
       String m = x.getMessage();
-      assertTrue(m.contains(DatalocConfiguration.PREFIX + e.getKey()), "names the key: " + m);
+      assertTrue(m.contains(DatalocKeys.PREFIX + e.getKey()), "names the key: " + m);
       assertTrue(m.contains(e.getValue().trim()), "quotes the value: " + m);
-      assertTrue(m.length() > (DatalocConfiguration.PREFIX + e.getKey() + e.getValue()).length() + 10,
+      assertTrue(m.length() > (DatalocKeys.PREFIX + e.getKey() + e.getValue()).length() + 10,
           "says what is allowed: " + m);
     }
   }
@@ -107,13 +107,13 @@ class DatalocConfigurationTest {
     DatalocConfiguration.Settings current = DatalocConfiguration.load(new Configuration(false));
     for (String key : new String[] {"placement.threads", "placement.max-waiting", "resource-calculator", "map-priority"}) {
       Configuration c = new Configuration(false);
-      c.set(DatalocConfiguration.PREFIX + key, key.equals("resource-calculator") ? "dominant" : "7");
+      c.set(DatalocKeys.PREFIX + key, key.equals("resource-calculator") ? "dominant" : "7");
       java.io.IOException e = assertThrows(java.io.IOException.class, () -> DatalocConfiguration.onRefresh(c, current));
-      assertTrue(e.getMessage().contains(DatalocConfiguration.PREFIX + key) && e.getMessage().contains("start only"),
+      assertTrue(e.getMessage().contains(DatalocKeys.PREFIX + key) && e.getMessage().contains("start only"),
           e.getMessage());
     }
     Configuration c = new Configuration(false);
-    c.set(DatalocConfiguration.PREFIX + "plan.time-budget-ms", "500");
+    c.set(DatalocKeys.PREFIX + "plan.time-budget-ms", "500");
     assertEquals(500, DatalocConfiguration.onRefresh(c, current).planBudgetMs());
   }
 
@@ -124,7 +124,7 @@ class DatalocConfigurationTest {
    */
   @Test
   void standaloneKeysAreRefusedInsideTheCapacityScheduler() {
-    for (DatalocConfiguration.Key k : DatalocConfiguration.STANDALONE_ONLY) {
+    for (DatalocKeys.Key k : DatalocKeys.STANDALONE_ONLY) {
       Configuration conf = new Configuration(false);
       conf.set(k.fullName(), "other-than-" + k.defaultValue());
       var x = assertThrows(org.apache.hadoop.yarn.exceptions.YarnRuntimeException.class,
@@ -136,7 +136,7 @@ class DatalocConfigurationTest {
     DatalocConfiguration.Settings all = DatalocConfiguration.insideCapacityScheduler(new Configuration(false));
     assertTrue(all.plansQueue("anything", "root.anything"));
     Configuration some = new Configuration(false);
-    some.set(DatalocConfiguration.CS_QUEUES.fullName(), "etl, root.research.batch");
+    some.set(DatalocKeys.CS_QUEUES.fullName(), "etl, root.research.batch");
     DatalocConfiguration.Settings s = DatalocConfiguration.insideCapacityScheduler(some);
     assertTrue(s.plansQueue("etl", "root.etl"));
     assertTrue(s.plansQueue("batch", "root.research.batch"));

@@ -88,7 +88,7 @@ class HostileFilesTest {
     byte[] file = bytes.toByteArray();
     PlacementBoundException e = assertThrows(PlacementBoundException.class,
         () -> parse(file, DatalocConfiguration.Bounds.defaults()));
-    assertEquals(DatalocConfiguration.MAX_HOST_LENGTH, e.key());
+    assertEquals(DatalocKeys.MAX_HOST_LENGTH, e.key());
   }
 
   @Test
@@ -96,7 +96,7 @@ class HostileFilesTest {
     byte[] file = splitFile(1, new int[] {10_000}, "h1", true);
     PlacementBoundException e = assertThrows(PlacementBoundException.class,
         () -> parse(file, DatalocConfiguration.Bounds.defaults()));
-    assertEquals(DatalocConfiguration.MAX_HOSTS_PER_SPLIT, e.key());
+    assertEquals(DatalocKeys.MAX_HOSTS_PER_SPLIT, e.key());
     assertTrue(e.getMessage().contains("yarn.scheduler.dataloc.placement.max-hosts-per-split"), e.getMessage());
   }
 
@@ -181,7 +181,7 @@ class HostileFilesTest {
 
   private static DatalocConfiguration.Bounds bounds(String key, String value) {
     Configuration c = new Configuration(false);
-    c.set(DatalocConfiguration.PREFIX + key, value);
+    c.set(DatalocKeys.PREFIX + key, value);
     return DatalocConfiguration.load(c).bounds();
   }
 
@@ -190,7 +190,7 @@ class HostileFilesTest {
     Path split = Files.write(jobDir("alice").resolve("job.splitmetainfo"), splitFile(200, fill(200, 3), "host", true));
     PlacementBoundException e = assertThrows(PlacementBoundException.class,
         () -> reader(bounds("placement.max-file-bytes", "1024")).read(app(split, null), "MAPREDUCE", "alice", names));
-    assertEquals(DatalocConfiguration.MAX_FILE_BYTES, e.key());
+    assertEquals(DatalocKeys.MAX_FILE_BYTES, e.key());
   }
 
   private static int[] fill(int n, int v) {
@@ -274,7 +274,7 @@ class HostileFilesTest {
     PlacementReader r = reader(bounds("placement.max-listing", "500"));
     clc.setEnvironment(Map.of("DATALOC_INPUT_PATHS", "file:///"));
     PlacementBoundException e = assertThrows(PlacementBoundException.class, () -> r.read(ctx, "SPARK", null, names));
-    assertEquals(DatalocConfiguration.MAX_LISTING, e.key());
+    assertEquals(DatalocKeys.MAX_LISTING, e.key());
     Path loop = dir.resolve("loop");
     Files.createDirectories(loop);
     Files.writeString(loop.resolve("data"), "x");
@@ -284,7 +284,7 @@ class HostileFilesTest {
       List<List<String>> tasks = names.of(r.read(ctx, "SPARK", null, names).hosts());
       assertTrue(tasks.size() <= 500, "the loop is not followed for ever: " + tasks.size());
     } catch (PlacementBoundException bounded) {
-      assertEquals(DatalocConfiguration.MAX_LISTING, bounded.key());
+      assertEquals(DatalocKeys.MAX_LISTING, bounded.key());
     } catch (IOException refused) {
       // the local file system may refuse the loop itself (too many levels of symbolic links)
     }

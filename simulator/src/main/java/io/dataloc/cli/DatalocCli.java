@@ -18,9 +18,10 @@ public final class DatalocCli {
 
   /** Runs a command; returns the exit status. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0 || args[0].equals("-h") || args[0].equals("--help")) {
-      out.println("usage: dataloc <command> [options]\n  commands: plan, simulate\n\n" + PlanCommand.USAGE + "\n"
-          + SimulateCommand.USAGE);
+    boolean help = Arrays.asList(args).contains("-h") || Arrays.asList(args).contains("--help");
+    if (args.length == 0 || help) {
+      out.println("usage: dataloc <command> [options]\n  commands: plan, simulate\n  -h, --help: this text, wherever it"
+          + " stands\n\n" + PlanCommand.USAGE + "\n" + SimulateCommand.USAGE);
       return args.length == 0 ? 2 : 0;
     }
     List<String> rest = Arrays.asList(args).subList(1, args.length);

@@ -22,6 +22,7 @@ public final class Experiments {
     REGISTRY.put("wang", () -> new WangExperiment(false));
     REGISTRY.put("wang-hotspot", () -> new WangExperiment(true));
     REGISTRY.put("wang-stability", WangStabilityExperiment::new);
+    REGISTRY.put("priority-backlog", io.dataloc.sim.online.PriorityBacklogExperiment::new);
     REGISTRY.put("online-goal", io.dataloc.sim.online.OnlineGoalExperiment::new);
     REGISTRY.put("song", SongExperiment::new);
     REGISTRY.put("plan-mode", io.dataloc.sim.planmode.PlanModeExperiment::new);

@@ -3,6 +3,11 @@ package io.dataloc.sim.online;
 import io.dataloc.core.engine.Decision;
 import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.JobState;
+import io.dataloc.core.engine.PlanApplication;
+import io.dataloc.core.engine.PlanInput;
+import io.dataloc.core.offline.Assigner;
+import io.dataloc.core.offline.AssignerOptions;
+import io.dataloc.core.offline.Assigners;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,10 +20,20 @@ import java.util.SplittableRandom;
  * engine for a task (in a seeded random order), then every busy machine finishes its task with
  * probability α (local), β (rack-local) or γ (remote) — geometric service times. One slot per
  * machine (the papers' servers). Virtual time only; the one random source is seeded.
+ *
+ * <p>Arrivals are routed by the online policy, or, with {@link #planWith}, each job is planned on
+ * arrival by an offline assigner against the hosts' current loads and its tasks enter the queues
+ * where the plan put them, as the ResourceManager plans a MapReduce job (without the adapter's
+ * host levelling and plan budget).
  */
 public final class SlottedSimulator {
-  /** A job arriving in a slot: its id, user, and each task's replica hosts. */
-  public record Arrival(long id, String user, List<List<String>> tasks) {}
+  /** A job arriving in a slot: its id, user, each task's replica hosts, and its priority (higher first). */
+  public record Arrival(long id, String user, List<List<String>> tasks, int priority) {
+    /** A job of the default priority, 0. */
+    public Arrival(long id, String user, List<List<String>> tasks) {
+      this(id, user, tasks, 0);
+    }
+  }
 
   /** Statistics of one run. */
   public static final class Stats {
@@ -38,6 +53,8 @@ public final class SlottedSimulator {
      */
     public double jobWaitSum;
     public final Map<String, double[]> jobWaitByUser = new HashMap<>();
+    /** Per user: {sum of finished jobs' delays (departure − arrival), jobs}. */
+    public final Map<String, double[]> jobDelayByUser = new HashMap<>();
     public boolean abortedUnstable;
     public long slots;
   }
@@ -51,6 +68,7 @@ public final class SlottedSimulator {
   private int measureFrom;
   /** Job id → {sum of its tasks' waits, tasks started}, for the per-job mean wait. */
   private final Map<Long, double[]> waitOfJob = new HashMap<>();
+  private Assigner planner;
 
   /**
    * @param rate service probability per slot by level (local, rack, remote), in thousandths
@@ -63,6 +81,12 @@ public final class SlottedSimulator {
     busyTask = new int[machines];
     busyLevel = new int[machines];
     java.util.Arrays.fill(busyTask, -1);
+  }
+
+  /** Plans every arriving job with this assigner (seeded) instead of routing its tasks one by one. */
+  public SlottedSimulator planWith(String assigner, long seed) {
+    this.planner = Assigners.create(assigner, AssignerOptions.defaults().withSeed(seed));
+    return this;
   }
 
   /**
@@ -88,7 +112,10 @@ public final class SlottedSimulator {
     for (int slot = 0; slot < slots; slot++) {
       engine.advanceTo(slot);
       for (Arrival a : arrivals.apply(slot)) {
-        engine.submitJob(a.id(), a.user(), a.tasks());
+        submit(a);
+        if (a.priority() != 0) {
+          engine.setPriority(a.id(), a.priority());
+        }
       }
       shuffle(order);
       for (int h : order) {
@@ -130,6 +157,18 @@ public final class SlottedSimulator {
     return st;
   }
 
+  private void submit(Arrival a) {
+    if (planner == null) {
+      engine.submitJob(a.id(), a.user(), a.tasks());
+      return;
+    }
+    PlanInput in = engine.planHosts(h -> 1).input(a.tasks());
+    PlanApplication app = PlanApplication.prepare(a.id(), a.user(), in, planner.assign(in.problem()));
+    while (!engine.applySome(app, Integer.MAX_VALUE)) {
+      // all at once: no lock to share in a simulation
+    }
+  }
+
   private void finish(Stats st, int h, int t, int slot, int slots) {
     JobState j = engine.state().job(t);
     engine.taskFinished(t);
@@ -149,6 +188,9 @@ public final class SlottedSimulator {
       if (slot >= measureFrom) {
         st.jobsDone++;
         st.jobDelaySum += slot + 1 - j.arrival();
+        double[] jd = st.jobDelayByUser.computeIfAbsent(j.user(), k -> new double[2]);
+        jd[0] += slot + 1 - j.arrival();
+        jd[1]++;
         double mean = jw == null || jw[1] == 0 ? 0 : jw[0] / jw[1];
         st.jobWaitSum += mean;
         double[] u = st.jobWaitByUser.computeIfAbsent(j.user(), k -> new double[2]);

@@ -1,0 +1,85 @@
+package io.dataloc.yarn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dataloc.yarn.DatalocKeys.Key;
+import io.dataloc.yarn.DatalocKeys.Tier;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+/** The committed configuration reference is the one the code writes, and it says what the code does. */
+class ConfigReferenceTest {
+  private static final Path DOC = Path.of(System.getProperty("user.dir")).getParent().resolve("docs/configuration.md");
+
+  @Test
+  void theCommittedReferenceIsTheGeneratedOne() throws Exception {
+    assertEquals(ConfigReference.markdown(), Files.readString(DOC, StandardCharsets.UTF_8),
+        "docs/configuration.md is stale: mvn -B -ntp -q -DskipTests package -pl scheduler-plugin && "
+            + "cp scheduler-plugin/target/configuration.md docs/configuration.md");
+  }
+
+  @Test
+  void everyKeyIsListedOnceUnderItsTierInTierOrder() {
+    String doc = ConfigReference.markdown();
+    Set<String> names = new HashSet<>();
+    int lastTier = -1;
+    int lastAt = -1;
+    for (Key k : DatalocKeys.KEYS) {
+      assertTrue(names.add(k.name()), "defined twice: " + k.name());
+      String row = "| `" + k.fullName() + "` |";
+      int at = doc.indexOf(row);
+      assertTrue(at > 0, "missing: " + k.fullName());
+      assertEquals(-1, doc.indexOf(row, at + 1), "listed twice: " + k.fullName());
+      int section = doc.indexOf("## " + k.tier().title());
+      int next = k.tier().ordinal() + 1 < Tier.values().length
+          ? doc.indexOf("## " + Tier.values()[k.tier().ordinal() + 1].title()) : doc.length();
+      assertTrue(section < at && at < next, k.fullName() + " under " + k.tier().title());
+      if (k.tier().ordinal() == lastTier) {
+        assertTrue(at > lastAt);
+      }
+      lastTier = k.tier().ordinal();
+      lastAt = at;
+    }
+    assertTrue(DatalocKeys.KEYS.containsAll(DatalocKeys.STANDALONE_ONLY));
+    assertTrue(DatalocKeys.KEYS.containsAll(DatalocConfiguration.START_ONLY.keySet()));
+  }
+
+  @Test
+  void theDefaultsListedAreTheOnesTheCodeLoads() {
+    Configuration defaults = new Configuration(false);
+    Configuration spelled = new Configuration(false);
+    for (Key k : DatalocKeys.KEYS) {
+      spelled.set(k.fullName(), k.defaultValue());
+    }
+    assertEquals(DatalocConfiguration.load(defaults), DatalocConfiguration.load(spelled));
+  }
+
+  @Test
+  void aRefreshRefusesExactlyTheKeysMarkedRestart() throws Exception {
+    DatalocConfiguration.Settings running = DatalocConfiguration.load(new Configuration(false));
+    List<String[]> changes = List.of(new String[] {"resource-calculator", "dominant"},
+        new String[] {"placement.threads", "5"}, new String[] {"placement.max-waiting", "7"},
+        new String[] {"map-priority", "21"}, new String[] {"assigner", "flow"}, new String[] {"seed", "9"});
+    for (String[] c : changes) {
+      Configuration conf = new Configuration(false);
+      conf.set(DatalocKeys.PREFIX + c[0], c[1]);
+      boolean marked = DatalocConfiguration.START_ONLY.keySet().stream().anyMatch(k -> k.name().equals(c[0]));
+      boolean refused;
+      try {
+        DatalocConfiguration.onRefresh(conf, running);
+        refused = false;
+      } catch (java.io.IOException e) {
+        refused = true;
+        assertTrue(e.getMessage().contains(DatalocKeys.PREFIX + c[0]), e.getMessage());
+      }
+      assertEquals(marked, refused, c[0]);
+    }
+  }
+}
