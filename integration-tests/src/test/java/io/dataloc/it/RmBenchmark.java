@@ -39,7 +39,9 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler
  *
  * <p>Schedulers: {@code dataloc-bar}, {@code dataloc-flow} (standalone), {@code capacity},
  * {@code capacity-dataloc} (the CapacityScheduler with Dataloc's placement component; both
- * CapacityScheduler rows schedule on heartbeats), {@code fair}. With {@code --await-plans true}
+ * CapacityScheduler rows schedule on heartbeats), {@code fair}; a Dataloc scheduler with settings
+ * changed is {@code NAME:KEY=VALUE,...} (keys without {@code yarn.scheduler.dataloc.}), e.g.
+ * {@code dataloc-flow:online-policy=jsq-maxweight-steal}. With {@code --await-plans true}
  * the rounds start once every job is planned: the plans' own CPU (on Dataloc's threads, competing
  * for the machine's cores with the timed scheduler) is then not inside the measured rounds.
  */
@@ -157,7 +159,8 @@ public final class RmBenchmark {
     return m;
   }
 
-  static Class<? extends ResourceScheduler> schedulerClass(String name) {
+  static Class<? extends ResourceScheduler> schedulerClass(String variant) {
+    String name = variant.split(":", 2)[0];
     return switch (name) {
       case "dataloc-bar", "dataloc-flow" -> TimedSchedulers.Dataloc.class;
       case "capacity" -> TimedSchedulers.Capacity.class;
@@ -173,7 +176,23 @@ public final class RmBenchmark {
    * scheduling, on by default in Hadoop 3.5, would allocate on threads this clock does not time),
    * so its allocation work is measured as Dataloc's is.
    */
-  static Map<String, String> settings(String name) {
+  static Map<String, String> settings(String variant) {
+    String[] parts = variant.split(":", 2);
+    Map<String, String> m = new HashMap<>(base(parts[0]));
+    if (parts.length == 2) {
+      for (String kv : parts[1].split(",")) {
+        String[] p = kv.split("=", 2);
+        if (p.length != 2 || !parts[0].contains("dataloc")) {
+          throw new IllegalArgumentException("rm-bench: a variant is SCHEDULER:KEY=VALUE,... of a Dataloc scheduler, not '"
+              + variant + "'");
+        }
+        m.put("yarn.scheduler.dataloc." + p[0], p[1]);
+      }
+    }
+    return m;
+  }
+
+  private static Map<String, String> base(String name) {
     String async = "yarn.scheduler.capacity.schedule-asynchronously.enable";
     if (name.equals("capacity-dataloc")) {
       return Map.of("yarn.scheduler.app-placement-allocator.class",

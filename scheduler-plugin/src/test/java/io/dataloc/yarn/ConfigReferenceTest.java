@@ -52,6 +52,19 @@ class ConfigReferenceTest {
   }
 
   @Test
+  void theShippedYarnSiteListsEveryKeyAtItsDefault() throws Exception {
+    Path file = DOC.getParent().getParent().resolve("conf/yarn-site.xml");
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    Configuration shipped = new Configuration(false);
+    shipped.addResource(new org.apache.hadoop.fs.Path(file.toUri()));
+    for (Key k : DatalocKeys.KEYS) {
+      assertTrue(text.contains("<name>" + k.fullName() + "</name>"), "conf/yarn-site.xml lists " + k.fullName());
+      String v = shipped.get(k.fullName());
+      assertEquals(k.defaultValue(), v == null ? "" : v.trim(), "conf/yarn-site.xml: " + k.fullName());
+    }
+  }
+
+  @Test
   void theDefaultsListedAreTheOnesTheCodeLoads() {
     Configuration defaults = new Configuration(false);
     Configuration spelled = new Configuration(false);

@@ -54,7 +54,13 @@ import java.util.function.IntPredicate;
  * listed at the host, in its rack and in the cluster ({@code O(jobs)}, as a {@link TaskQueue}'s
  * poll does); the lists hold at most about twice their live entries ({@link JobLists}).
  *
- * <p>Waits are compared exactly: {@code age ≥ 1/r − 1/α} iff {@code age·α·r ≥ 1000·(α − r)} with
+ * <p><b>No data to wait for.</b> The extra cost is counted from the best rate the task can still
+ * have: {@code α} while one of its replica hosts is live with slots; {@code β} if none is but a replica's rack
+ * is known; {@code γ} if it has no replica the cluster knows (an ask for any host, replicas on
+ * hosts with no NodeManager). So a task without data locality runs on the first free host, and one
+ * whose data hosts are all down waits only for its rack.
+ *
+ * <p>Waits are compared exactly: {@code age ≥ 1/r − 1/b} iff {@code age·b·r ≥ 1000·(b − r)} with
  * rates in thousandths per tick.
  */
 public final class BreakEven implements OnlinePolicy {
@@ -200,20 +206,41 @@ public final class BreakEven implements OnlinePolicy {
 
   /**
    * A task this host may run although it is not listed here: one that waited past break-even — the
-   * remote one if a plan put it elsewhere or this host refused it, else its level's here.
+   * remote one if a plan put it elsewhere or this host refused it, else its level's here — measured
+   * from the best rate it can still have: its data's ({@code α}) while a replica host can serve it.
    */
   private IntPredicate away(int host) {
     return t -> {
       long rate = pin[t] >= 0 || avoid[t] == host ? rates.gamma() : rates.rate(s.level(t, host).ordinal());
-      return waited(t, rate);
+      return waited(t, rate, pin[t] >= 0 ? rates.alpha() : best(t));
     };
   }
 
-  /** The task has waited at least {@code 1/rate − 1/α} ticks (exactly). */
-  private boolean waited(int t, long rate) {
-    long a = rates.alpha();
+  /**
+   * The best rate the task can have anywhere now: {@code α} if a replica host is live and has
+   * slots (a node of a labelled partition has none); else {@code
+   * β} if a replica's rack is known (its other hosts may serve it rack-locally); else {@code γ} (no
+   * data locality at all: an ask for any host, or replicas on hosts the cluster does not have), so
+   * it waits for nothing.
+   */
+  private long best(int t) {
+    boolean rack = false;
+    for (int h : s.replicas(t)) {
+      if (s.alive(h) && s.slots(h) > 0) {
+        return rates.alpha();
+      }
+      rack |= s.rackOf(h) != PolicyState.NO_RACK;
+    }
+    return rack ? rates.beta() : rates.gamma();
+  }
+
+  /** The task has waited at least {@code 1/rate − 1/best} ticks (exactly), {@code best ≥ rate}. */
+  private boolean waited(int t, long rate, long best) {
+    if (rate >= best) {
+      return true;
+    }
     long age = s.now() - s.queuedAt(t);
-    return age * a * rate >= 1000 * (a - rate);
+    return age * best * rate >= 1000 * (best - rate);
   }
 
   @Override

@@ -54,6 +54,45 @@ class BreakEvenTest {
   }
 
   @Test
+  void aTaskWithNoDataToWaitForRunsOnTheFirstFreeHost() {
+    DecisionEngine e = engine("fifo", "a", null, "b", null);
+    e.submitJob(1, "u", List.of(List.of()));
+    Decision d = e.onSlotFree(1);
+    assertNotNull(d, "no replica anywhere: waiting buys nothing");
+    assertEquals(Level.REMOTE, d.level());
+  }
+
+  @Test
+  void aTaskWhoseDataHostsAreDownWaitsOnlyForItsRack() {
+    DecisionEngine e = engine("fifo", "a", "/r1", "b", "/r1", "c", "/r2", "d", "/r2");
+    e.submitJob(1, "u", List.of(List.of("a")));
+    e.removeHost(0);
+    e.advanceTo(2);
+    assertNull(e.onSlotFree(2), "off its rack: not after 2 ticks < 1/γ − 1/β = 3");
+    Decision d = e.onSlotFree(1);
+    assertNotNull(d, "its rack is now the best it can have: no wait there");
+    assertEquals(Level.RACK, d.level());
+
+    DecisionEngine f = engine("fifo", "a", "/r1", "b", "/r1", "c", "/r2", "d", "/r2");
+    f.submitJob(1, "u", List.of(List.of("a")));
+    f.removeHost(0);
+    f.advanceTo(2);
+    assertNull(f.onSlotFree(3), "not after 2 ticks < 3");
+    f.advanceTo(3);
+    assertEquals(Level.REMOTE, f.onSlotFree(3).level(), "3 ticks ≥ 1/γ − 1/β");
+  }
+
+  @Test
+  void aTaskWhoseDataHostHasNoSlotsIsServedAsIfItWereDown() {
+    DecisionEngine e = engine("fifo", "a", "/r1", "b", "/r1", "c", "/r2");
+    e.submitJob(1, "u", List.of(List.of("a")));
+    e.setSlots(0, 0); // a node of a labelled partition
+    Decision d = e.onSlotFree(1);
+    assertNotNull(d, "its rack-mate takes it at once");
+    assertEquals(Level.RACK, d.level());
+  }
+
+  @Test
   void itsOwnHostRunsItAtOnce() {
     DecisionEngine e = engine("fifo", "a", null, "b", null);
     e.submitJob(1, "u", List.of(List.of("a", "b")));
@@ -158,7 +197,7 @@ class BreakEvenTest {
         if (op <= 1 && jobs < 10) {
           List<List<String>> tasks = new ArrayList<>();
           for (int t = rnd.nextInt(6); t >= 0; t--) {
-            tasks.add(List.of("h" + rnd.nextInt(n), "h" + rnd.nextInt(n)));
+            tasks.add(rnd.nextInt(8) == 0 ? List.of() : List.of("h" + rnd.nextInt(n), "h" + rnd.nextInt(n)));
           }
           e.submitJob(jobs++, "u" + rnd.nextInt(3), tasks);
           e.pendingTasks(jobs - 1).forEach(t -> o.listed(t, -1));
@@ -181,6 +220,11 @@ class BreakEvenTest {
           int t = o.anyQueued(rnd);
           if (t >= 0) {
             e.dropPending(t);
+          }
+        } else if (op == 8 && rnd.nextInt(6) == 0) {
+          int h = rnd.nextInt(n);
+          if (e.state().alive(h) && e.state().running(h) == 0) {
+            e.setSlots(h, e.state().slots(h) == 0 ? 1 : 0); // a node leaving or rejoining a labelled partition
           }
         } else if (op == 7 && rnd.nextInt(6) == 0) {
           int h = rnd.nextInt(n);
@@ -214,8 +258,9 @@ class BreakEvenTest {
 
   /**
    * The rule as a scan: each queued task with the order it was last routed in and the host it
-   * avoids; candidates by step (replica host; rack-mate past 1/β − 1/α; anyone past
-   * 1/rate − 1/α), the first job in the engine's order, that job's earliest-routed candidate.
+   * avoids; candidates by step (replica host; rack-mate past 1/β − 1/best; anyone past
+   * 1/rate − 1/best, best α while a replica host lives), the first job in the engine's order, that
+   * job's earliest-routed candidate.
    */
   private static final class Oracle {
     private final EngineState s;
@@ -312,10 +357,20 @@ class BreakEvenTest {
       return false;
     }
 
+    /** Waited past 1/rate − 1/best: best α while a replica host lives with slots, else β with a known rack, else γ. */
     private boolean waited(int t, long rate) {
       double age = s.now() - s.queuedAt(t);
-      double alpha = rates.alpha();
-      return age >= 1000.0 / rate - 1000.0 / alpha - 1e-9;
+      long best = rates.gamma();
+      for (int r : s.replicas(t)) {
+        if (s.alive(r) && s.slots(r) > 0) {
+          best = rates.alpha();
+          break;
+        }
+        if (s.rackOf(r) != PolicyState.NO_RACK) {
+          best = rates.beta();
+        }
+      }
+      return age >= 1000.0 / rate - 1000.0 / best - 1e-9;
     }
 
     /** The first job in the engine's order (the job first listed among equals), its earliest-routed task. */

@@ -82,10 +82,13 @@ public final class PriorityBacklogExperiment implements Experiment {
       Csv csv = new Csv("mode", "policy", "load", "seed", "slopePer1000Slots", "hotJobDelay", "backgroundJobDelay",
           "aborted", "slots");
       StringBuilder out = new StringBuilder();
+      List<io.dataloc.sim.report.Charts.Series> series = new ArrayList<>();
+      List<Double> xs = java.util.Arrays.stream(loads).boxed().toList();
       int i = 0;
       long total = runs.size();
       for (String mode : modes) {
         Table t = new Table(WangExperiment.concat("load", POLICIES));
+        java.util.Map<String, List<Double>> slopes = new java.util.LinkedHashMap<>();
         for (double load : loads) {
           List<Object> row = new ArrayList<>(List.of(String.format(Locale.ROOT, "%.2f", load)));
           for (String policy : POLICIES) {
@@ -103,12 +106,17 @@ public final class PriorityBacklogExperiment implements Experiment {
               o.progress().step(name() + " " + mode + " load " + load + " " + policy + " seed " + k, i, total);
             }
             row.add(verdict(slope, hot, bg, aborted));
+            slopes.computeIfAbsent(policy, p -> new ArrayList<>()).add(WangStabilityExperiment.meanAndHalfWidth(slope)[0]);
           }
           t.row(row.toArray());
         }
-        out.append(mode.equals("bar") ? "planned on arrival by BAR" : "routed online").append('\n').append(t).append('\n');
+        String label = mode.equals("bar") ? "planned on arrival by BAR" : "routed online";
+        out.append(label).append('\n').append(t).append('\n');
+        slopes.forEach((policy, ys) -> series.add(new io.dataloc.sim.report.Charts.Series(policy + ", " + mode, xs, ys)));
       }
       report.csv(name() + ".csv", csv);
+      report.xy(name() + "-slope.png", "Backlog growth with a higher-priority stream on three hosts (mean over " + seeds
+          + " seeds; 0 = level)", "background load", "jobs per 1,000 slots", series, false, false);
       return report.summary(name() + ": per point 'grows' or 'level' (slope of jobs in the system, jobs per 1,000"
           + " slots, mean ± 95% CI over " + seeds + " seeds of " + slots + " slots), and the mean job delay in slots of"
           + " the hot stream / the background\n" + out);
