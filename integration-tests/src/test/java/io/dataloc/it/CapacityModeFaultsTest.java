@@ -46,7 +46,7 @@ class CapacityModeFaultsTest {
     Map<String, String> settings = new java.util.LinkedHashMap<>(CapacityModeTest.twoQueues(true, false));
     // The plan's remote part runs once a node has declined for this long (here, a few rounds).
     settings.put("yarn.scheduler.dataloc.cs.max-wait-ms", "50");
-    // ... and at once, as JSQ-MaxWeight serves it (break-even, the default, would hold it 3.75 s of
+    // ... and at once, as JSQ-MaxWeight serves it (break-even would hold it 3.75 s of
     // wall time for h1, and the off-switch methods might not be asked before the job ends).
     settings.put("yarn.scheduler.dataloc.online-policy", "jsq-maxweight-steal");
     try (MiniMr c = MiniMr.start(DatalocCapacityScheduler.class, settings, topology, 8192, dir)) {

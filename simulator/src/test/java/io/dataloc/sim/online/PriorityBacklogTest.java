@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /**
- * The ResourceManager's default online policy, {@code break-even}, stays stable when a stream of
- * higher priority is backlogged on three hosts and every job is planned on arrival, as MapReduce
- * jobs are: at 80% load its backlog is level and both streams finish jobs, where JSQ-MaxWeight's
- * grows; past capacity the same test says it grows (so it can tell).
+ * {@code break-even} stays stable when a stream of higher priority is backlogged on three hosts and
+ * every job is planned on arrival, as MapReduce jobs are: at 80% load its backlog is level and both
+ * streams finish jobs, where the ResourceManager's default, JSQ-MaxWeight with stealing, grows (as
+ * {@code docs/replay.md} reports); past capacity the same test says it grows (so it can tell).
  */
 class PriorityBacklogTest {
   private static final int SLOTS = 3_000;
@@ -37,7 +37,7 @@ class PriorityBacklogTest {
   void plannedBreakEvenIsLevelAtEightyPercentLoadWhereJsqMaxWeightGrows() {
     assertFalse(growth("break-even", 0.8, true) > 0, "break-even's backlog grows at 80% load");
     assertTrue(growth("jsq-maxweight-steal", 0.8, false) > 0,
-        "JSQ-MaxWeight planned by BAR grew here: if it no longer does, the default's reason has changed");
+        "JSQ-MaxWeight planned by BAR grew here: if it no longer does, docs/replay.md's comparison is stale");
   }
 
   @Test
