@@ -1,7 +1,5 @@
 package io.dataloc.yarn;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

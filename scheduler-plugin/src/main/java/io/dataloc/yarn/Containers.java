@@ -1,6 +1,5 @@
 package io.dataloc.yarn;
 
-import io.dataloc.core.engine.DecisionEngine;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerId;

@@ -2,7 +2,6 @@ package io.dataloc.core.engine;
 
 import io.dataloc.core.jobs.JobOrderings;
 import io.dataloc.core.model.Assignment;
-import io.dataloc.core.model.Level;
 import io.dataloc.core.model.LocalChains;
 import io.dataloc.core.online.OnlinePolicies;
 import io.dataloc.core.online.OnlinePolicy;

@@ -1,7 +1,6 @@
 package io.dataloc.core.online;
 
 import io.dataloc.core.jobs.JobView;
-import io.dataloc.core.model.Level;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -3,7 +3,6 @@ package io.dataloc.sim.planmode;
 import io.dataloc.core.workload.Scenarios;
 import io.dataloc.sim.Experiment;
 import io.dataloc.sim.RunOptions;
-import io.dataloc.sim.report.Charts;
 import io.dataloc.sim.report.Csv;
 import io.dataloc.sim.report.Report;
 import io.dataloc.sim.report.Table;
