@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Every Dataloc setting's definition: name (under {@value #PREFIX}), default, what is allowed, what
  * it does, who sets it ({@link Tier}) and its unit. {@link DatalocConfiguration} reads and validates
- * them; {@link ConfigReference} writes the operators' reference from them.
+ * them; {@link ReferenceDocs} writes the operators' reference from them.
  */
 public final class DatalocKeys {
   public static final String PREFIX = "yarn.scheduler.dataloc.";

@@ -14,20 +14,51 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
-/** The committed configuration reference is the one the code writes, and it says what the code does. */
-class ConfigReferenceTest {
+/** The committed references are the ones the code writes, and they say what the code does. */
+class ReferenceDocsTest {
   private static final Path DOC = Path.of(System.getProperty("user.dir")).getParent().resolve("docs/configuration.md");
 
   @Test
   void theCommittedReferenceIsTheGeneratedOne() throws Exception {
-    assertEquals(ConfigReference.markdown(), Files.readString(DOC, StandardCharsets.UTF_8),
+    assertEquals(ReferenceDocs.configuration(), Files.readString(DOC, StandardCharsets.UTF_8),
         "docs/configuration.md is stale: mvn -B -ntp -q -DskipTests package -pl scheduler-plugin && "
-            + "cp scheduler-plugin/target/configuration.md docs/configuration.md");
+            + "cp scheduler-plugin/target/configuration.md docs/");
+    assertEquals(ReferenceDocs.metrics(), Files.readString(DOC.resolveSibling("metrics.md"), StandardCharsets.UTF_8),
+        "docs/metrics.md is stale: mvn -B -ntp -q -DskipTests package -pl scheduler-plugin && "
+            + "cp scheduler-plugin/target/metrics.md docs/");
+  }
+
+  /** Read from the registered bean itself (metrics2 names its attributes), not from the generator. */
+  @Test
+  void everyAttributeOfTheBeanIsListedAndNothingElse() throws Exception {
+    org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.initialize("ResourceManager");
+    DatalocMetrics.register();
+    try {
+      javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+      Set<String> attributes = new java.util.TreeSet<>();
+      for (javax.management.MBeanAttributeInfo a : server.getMBeanInfo(
+          new javax.management.ObjectName("Hadoop:service=ResourceManager,name=" + DatalocMetrics.NAME)).getAttributes()) {
+        if (!a.getName().startsWith("tag.")) {
+          attributes.add(a.getName());
+        }
+      }
+      Set<String> listed = new java.util.TreeSet<>();
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^\\| `([A-Za-z]+)` \\|")
+          .matcher(Files.readString(DOC.resolveSibling("metrics.md"), StandardCharsets.UTF_8));
+      while (m.find()) {
+        listed.add(m.group(1));
+      }
+      assertTrue(attributes.size() >= 20, "attributes: " + attributes);
+      assertEquals(attributes, listed);
+    } finally {
+      DatalocMetrics.unregister();
+      org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.shutdown();
+    }
   }
 
   @Test
   void everyKeyIsListedOnceUnderItsTierInTierOrder() {
-    String doc = ConfigReference.markdown();
+    String doc = ReferenceDocs.configuration();
     Set<String> names = new HashSet<>();
     int lastTier = -1;
     int lastAt = -1;
