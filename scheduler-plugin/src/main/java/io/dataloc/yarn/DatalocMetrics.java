@@ -5,6 +5,7 @@ import org.apache.hadoop.metrics2.annotation.Metrics;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.metrics2.lib.MutableCounterLong;
 import org.apache.hadoop.metrics2.lib.MutableGaugeLong;
+import org.apache.hadoop.metrics2.lib.MutableQuantiles;
 
 /**
  * Dataloc's metrics2 source, on the RM's {@code /jmx} as
@@ -49,6 +50,15 @@ public class DatalocMetrics {
   @Metric("1 while degraded to plain locality scheduling") MutableGaugeLong degraded;
   @Metric("Bytes held by placements read and not yet planned (placement.max-bytes-in-flight)")
   MutableGaugeLong placementBytesInFlight;
+  @Metric(about = "Time to plan a job, ms, over the last 60 s", sampleName = "Plans", valueName = "Millis",
+      interval = 60)
+  MutableQuantiles planTime;
+  @Metric(about = "Time to read a job's block placement (successful reads), ms, over the last 60 s",
+      sampleName = "Reads", valueName = "Millis", interval = 60)
+  MutableQuantiles readTime;
+  @Metric(about = "Holds of the scheduling lock by Dataloc (wall time, outermost holds), µs, over the last 60 s",
+      sampleName = "Holds", valueName = "Micros", interval = 60)
+  MutableQuantiles lockHold;
 
   /** Registers a fresh source (replacing one left by an earlier scheduler in this JVM). */
   static DatalocMetrics register() {

@@ -15,7 +15,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
  */
 final class DatalocState implements SchedulerContext {
   private final Object lock;
-  private final LockHolds holds = new LockHolds();
+  private final LockHolds holds;
   private final AppRegistry registry;
   private final RMContext rmContext;
   private final DatalocMetrics metrics;
@@ -47,6 +47,7 @@ final class DatalocState implements SchedulerContext {
     this.lock = lock;
     this.settings = settings;
     this.metrics = metrics;
+    this.holds = new LockHolds(micros -> metrics.lockHold.add(micros));
     this.rmContext = rmContext;
     this.attempts = attempts;
     this.priorities = priorities;

@@ -38,6 +38,13 @@ final class LockHolds {
   private static final String OTHER = "other";
   /** Per site: holds, total wall, longest wall, longest CPU, holds over 10 ms of CPU. */
   private final Map<String, long[]> bySite = new TreeMap<>();
+  /** Told every outermost hold's wall time in µs (the metrics' quantiles). */
+  private final java.util.function.LongConsumer onHold;
+
+  /** @param onHold told every outermost hold's wall time in µs */
+  LockHolds(java.util.function.LongConsumer onHold) {
+    this.onHold = onHold;
+  }
 
   void enter() {
     if (depth++ == 0) {
@@ -84,6 +91,7 @@ final class LockHolds {
       long cpu = CPU ? THREADS.getCurrentThreadCpuTime() - sinceCpu : 0;
       count++;
       totalNanos += d;
+      onHold.accept(d / 1_000);
       if (d > maxNanos) {
         maxNanos = d;
         maxWhere = where;

@@ -203,12 +203,14 @@ final class PlacementPipeline {
   private void read(DatalocApp a, PlacementReader r, ApplicationSubmissionContext submission, String type,
       ToIntFunction<String> hostId, DatalocConfiguration.Settings s) {
     PlacementReader.Placement placement;
+    long started = System.nanoTime();
     try {
       ctx.faults().at(FaultInjector.READ, a.id);
       placement = r.read(submission, type, a.user, hostId);
       if (Thread.interrupted()) {
         throw new java.io.InterruptedIOException("interrupted");
       }
+      ctx.metrics().readTime.add((System.nanoTime() - started) / 1_000_000);
     } catch (Throwable t) {
       Containment.rethrowIfFatalBesidesOwnWork(t);
       boolean interrupted = t instanceof InterruptedException || t instanceof java.io.InterruptedIOException

@@ -72,6 +72,7 @@ final class PlanEntry {
     ctx.apps().markDirty(a.id); // its asks decide whether it runs now
     ctx.metrics().plansMade.incr();
     ctx.metrics().lastPlanMillis.set(Math.round(planned.millis()));
+    ctx.metrics().planTime.add(Math.round(planned.millis()));
     ctx.metrics().lastPlanMakespan.set(adm.plan().makespan());
     ctx.metrics().lastPlanLowerBound.set(adm.plan().lowerBound());
     LOG.info("Dataloc planned {} ({} maps from {}) with {} in {} ms: makespan {} (lower bound {}), {} local",

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.hadoop.metrics2.annotation.Metric;
 import org.apache.hadoop.metrics2.lib.MutableGaugeLong;
+import org.apache.hadoop.metrics2.lib.MutableQuantiles;
 
 /**
  * The operators' references, written from the code's own definitions: {@code docs/configuration.md}
@@ -71,14 +72,27 @@ public final class ReferenceDocs {
         .append("Dataloc's metrics are one metrics2 source, `").append(DatalocMetrics.NAME)
         .append("`: over JMX the bean `Hadoop:service=ResourceManager,name=").append(DatalocMetrics.NAME)
         .append("` (the ResourceManager's `/jmx` page), and every sink the ResourceManager's metrics2 ")
-        .append("configuration names. Counters count from the ResourceManager's start; gauges hold the last value.\n\n")
+        .append("configuration names. Counters count from the ResourceManager's start; gauges hold the last value; ")
+        .append("quantiles are over a rolling window, as attributes NAME + `Num` + samples (how many in the ")
+        .append("window) and NAME + `50thPercentile`, `75thPercentile`, `90thPercentile`, `95thPercentile`, ")
+        .append("`99thPercentile` + unit.\n\n")
         .append("| name | kind | what it counts or holds |\n|---|---|---|\n");
     for (Field f : DatalocMetrics.class.getDeclaredFields()) {
       Metric m = f.getAnnotation(Metric.class);
-      if (m != null) {
+      if (m == null) {
+        continue;
+      }
+      String name = Character.toUpperCase(f.getName().charAt(0)) + f.getName().substring(1);
+      if (MutableQuantiles.class.isAssignableFrom(f.getType())) {
+        String prefix = name;
+        b.append("| `").append(prefix).append("` | quantiles (").append(m.interval()).append(" s) | ").append(cell(m.about())).append(": `").append(prefix)
+            .append("Num").append(m.sampleName()).append("`, `").append(prefix).append("50thPercentile")
+            .append(m.valueName()).append("` … `").append(prefix).append("99thPercentile").append(m.valueName())
+            .append("` |\n");
+      } else {
         String kind = MutableGaugeLong.class.isAssignableFrom(f.getType()) ? "gauge" : "counter";
-        b.append("| `").append(Character.toUpperCase(f.getName().charAt(0))).append(f.getName().substring(1))
-            .append("` | ").append(kind).append(" | ").append(cell(String.join(" ", m.value()))).append(" |\n");
+        b.append("| `").append(name).append("` | ").append(kind).append(" | ").append(cell(String.join(" ", m.value())))
+            .append(" |\n");
       }
     }
     return b.toString();

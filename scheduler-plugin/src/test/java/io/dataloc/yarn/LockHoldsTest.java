@@ -16,8 +16,22 @@ class LockHoldsTest {
   }
 
   @Test
+  void everyOutermostHoldIsReportedOnceInMicroseconds() {
+    java.util.List<Long> told = new java.util.ArrayList<>();
+    LockHolds h = new LockHolds(told::add);
+    h.enter();
+    h.enter();
+    spin(2_000_000);
+    h.exit("inner");
+    assertEquals(java.util.List.of(), told, "a nested exit is not a hold's end");
+    h.exit("outer");
+    assertEquals(1, told.size());
+    assertTrue(told.get(0) >= 0 && told.get(0) * 1_000 <= h.report().maxNanos(), told + " µs");
+  }
+
+  @Test
   void theLongestHoldSaysWhereItsTimeWent() {
-    LockHolds h = new LockHolds();
+    LockHolds h = new LockHolds(micros -> {});
     h.enter();
     spin(2_000_000);
     h.mark("decide");
@@ -37,7 +51,7 @@ class LockHoldsTest {
 
   @Test
   void marksOutsideAHoldAndBeyondSixteenNamesAreSafe() {
-    LockHolds h = new LockHolds();
+    LockHolds h = new LockHolds(micros -> {});
     h.mark("nothing held"); // ignored
     h.enter();
     for (int i = 0; i < 40; i++) {
