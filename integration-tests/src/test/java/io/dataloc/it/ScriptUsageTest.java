@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -45,7 +47,7 @@ class ScriptUsageTest {
     for (String s : scripts) {
       Out help = run(s, "--help");
       assertEquals(0, help.rc(), s + " --help: " + help.text());
-      assertTrue(help.text().toLowerCase(java.util.Locale.ROOT).contains("usage"), s + " --help says how to call it: "
+      assertTrue(help.text().toLowerCase(Locale.ROOT).contains("usage"), s + " --help says how to call it: "
           + help.text());
       assertTrue(help.text().contains("--help"), s + " --help lists its options: " + help.text());
       Out bad = run(s, "--no-such-option");
@@ -59,14 +61,14 @@ class ScriptUsageTest {
     for (String[] args : List.of(new String[] {"dataloc-cluster", "stop", "--help"},
         new String[] {"dataloc-docker", "down", "-h"}, new String[] {"dataloc-net", "status", "--help"},
         new String[] {"dataloc-workload", "--runs", "2", "--help"})) {
-      Out help = run(args[0], java.util.Arrays.copyOfRange(args, 1, args.length));
+      Out help = run(args[0], Arrays.copyOfRange(args, 1, args.length));
       assertEquals(0, help.rc(), String.join(" ", args) + ": " + help.text());
       assertFalse(help.text().contains("error"), help.text());
     }
     for (String[] args : List.of(new String[] {"dataloc-cluster", "stop", "--no-such-option"},
         new String[] {"dataloc-docker", "down", "--no-such-option"}, new String[] {"dataloc-net", "status", "--no-such-option"},
         new String[] {"dataloc-replay", "--nodes", "10", "--no-such-option"})) {
-      Out bad = run(args[0], java.util.Arrays.copyOfRange(args, 1, args.length));
+      Out bad = run(args[0], Arrays.copyOfRange(args, 1, args.length));
       assertEquals(2, bad.rc(), String.join(" ", args) + ": " + bad.text());
       assertTrue(bad.text().contains("--no-such-option"), bad.text());
     }

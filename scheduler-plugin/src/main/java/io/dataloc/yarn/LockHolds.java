@@ -5,6 +5,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongConsumer;
 
 /**
  * How long the scheduler's monitor is held: each outermost hold is timed (nested holds by the same
@@ -39,10 +40,10 @@ final class LockHolds {
   /** Per site: holds, total wall, longest wall, longest CPU, holds over 10 ms of CPU. */
   private final Map<String, long[]> bySite = new TreeMap<>();
   /** Told every outermost hold's wall time in µs (the metrics' quantiles). */
-  private final java.util.function.LongConsumer onHold;
+  private final LongConsumer onHold;
 
   /** @param onHold told every outermost hold's wall time in µs */
-  LockHolds(java.util.function.LongConsumer onHold) {
+  LockHolds(LongConsumer onHold) {
     this.onHold = onHold;
   }
 

@@ -5,13 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dataloc.yarn.DatalocKeys.Key;
 import io.dataloc.yarn.DatalocKeys.Tier;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.junit.jupiter.api.Test;
 
 /** The committed references are the ones the code writes, and they say what the code does. */
@@ -31,21 +40,21 @@ class ReferenceDocsTest {
   /** Read from the registered bean itself (metrics2 names its attributes), not from the generator. */
   @Test
   void everyAttributeOfTheBeanIsListedAndNothingElse() throws Exception {
-    org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.initialize("ResourceManager");
+    DefaultMetricsSystem.initialize("ResourceManager");
     DatalocMetrics.register();
     try {
-      javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-      Set<String> attributes = new java.util.TreeSet<>();
-      for (javax.management.MBeanAttributeInfo a : server.getMBeanInfo(
-          new javax.management.ObjectName("Hadoop:service=ResourceManager,name=" + DatalocMetrics.NAME)).getAttributes()) {
+      MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+      Set<String> attributes = new TreeSet<>();
+      for (MBeanAttributeInfo a : server.getMBeanInfo(
+          new ObjectName("Hadoop:service=ResourceManager,name=" + DatalocMetrics.NAME)).getAttributes()) {
         if (!a.getName().startsWith("tag.")) {
           attributes.add(a.getName());
         }
       }
       // A row names an attribute, or (kind "quantiles") the prefix of a quantiles' attributes.
-      Set<String> listed = new java.util.TreeSet<>();
-      Set<String> quantiles = new java.util.TreeSet<>();
-      java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^\\| `([A-Za-z]+)` \\| ([a-z]+)")
+      Set<String> listed = new TreeSet<>();
+      Set<String> quantiles = new TreeSet<>();
+      Matcher m = Pattern.compile("(?m)^\\| `([A-Za-z]+)` \\| ([a-z]+)")
           .matcher(Files.readString(DOC.resolveSibling("metrics.md"), StandardCharsets.UTF_8));
       while (m.find()) {
         (m.group(2).equals("quantiles") ? quantiles : listed).add(m.group(1));
@@ -64,7 +73,7 @@ class ReferenceDocsTest {
       }
     } finally {
       DatalocMetrics.unregister();
-      org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.shutdown();
+      DefaultMetricsSystem.shutdown();
     }
   }
 
@@ -131,7 +140,7 @@ class ReferenceDocsTest {
       try {
         DatalocConfiguration.onRefresh(conf, running);
         refused = false;
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         refused = true;
         assertTrue(e.getMessage().contains(DatalocKeys.PREFIX + c[0]), e.getMessage());
       }

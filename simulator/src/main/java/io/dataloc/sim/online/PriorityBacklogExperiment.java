@@ -4,13 +4,18 @@ import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.EngineConfig;
 import io.dataloc.sim.Experiment;
 import io.dataloc.sim.RunOptions;
+import io.dataloc.sim.report.Charts;
 import io.dataloc.sim.report.Csv;
 import io.dataloc.sim.report.Report;
 import io.dataloc.sim.report.Table;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Future;
 
@@ -82,13 +87,13 @@ public final class PriorityBacklogExperiment implements Experiment {
       Csv csv = new Csv("mode", "policy", "load", "seed", "slopePer1000Slots", "hotJobDelay", "backgroundJobDelay",
           "aborted", "slots");
       StringBuilder out = new StringBuilder();
-      List<io.dataloc.sim.report.Charts.Series> series = new ArrayList<>();
-      List<Double> xs = java.util.Arrays.stream(loads).boxed().toList();
+      List<Charts.Series> series = new ArrayList<>();
+      List<Double> xs = Arrays.stream(loads).boxed().toList();
       int i = 0;
       long total = runs.size();
       for (String mode : modes) {
         Table t = new Table(WangExperiment.concat("load", POLICIES));
-        java.util.Map<String, List<Double>> slopes = new java.util.LinkedHashMap<>();
+        Map<String, List<Double>> slopes = new LinkedHashMap<>();
         for (double load : loads) {
           List<Object> row = new ArrayList<>(List.of(String.format(Locale.ROOT, "%.2f", load)));
           for (String policy : POLICIES) {
@@ -112,7 +117,7 @@ public final class PriorityBacklogExperiment implements Experiment {
         }
         String label = mode.equals("bar") ? "planned on arrival by BAR" : "routed online";
         out.append(label).append('\n').append(t).append('\n');
-        slopes.forEach((policy, ys) -> series.add(new io.dataloc.sim.report.Charts.Series(policy + ", " + mode, xs, ys)));
+        slopes.forEach((policy, ys) -> series.add(new Charts.Series(policy + ", " + mode, xs, ys)));
       }
       report.csv(name() + ".csv", csv);
       report.xy(name() + "-slope.png", "Backlog growth with a higher-priority stream on three hosts (mean over " + seeds
@@ -178,7 +183,7 @@ public final class PriorityBacklogExperiment implements Experiment {
     List<SlottedSimulator.Arrival> at(int slot) {
       List<SlottedSimulator.Arrival> out = new ArrayList<>();
       for (int j = poisson(HOT_JOBS_PER_SLOT); j > 0; j--) {
-        out.add(new SlottedSimulator.Arrival(nextJob++, "hot", java.util.Collections.nCopies(HOT_TASKS, HOT_HOSTS), 1));
+        out.add(new SlottedSimulator.Arrival(nextJob++, "hot", Collections.nCopies(HOT_TASKS, HOT_HOSTS), 1));
       }
       for (int j = poisson(background / 10); j > 0; j--) {
         int tasks = 1 + rnd.nextInt(19);
