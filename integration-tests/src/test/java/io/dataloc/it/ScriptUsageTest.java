@@ -61,16 +61,21 @@ class ScriptUsageTest {
     for (String[] args : List.of(new String[] {"dataloc-cluster", "stop", "--help"},
         new String[] {"dataloc-docker", "down", "-h"}, new String[] {"dataloc-net", "status", "--help"},
         new String[] {"dataloc-workload", "--runs", "2", "--help"})) {
-      Out help = run(args[0], Arrays.copyOfRange(args, 1, args.length));
+      Out help = runLine(args);
       assertEquals(0, help.rc(), String.join(" ", args) + ": " + help.text());
       assertFalse(help.text().contains("error"), help.text());
     }
     for (String[] args : List.of(new String[] {"dataloc-cluster", "stop", "--no-such-option"},
         new String[] {"dataloc-docker", "down", "--no-such-option"}, new String[] {"dataloc-net", "status", "--no-such-option"},
         new String[] {"dataloc-replay", "--nodes", "10", "--no-such-option"})) {
-      Out bad = run(args[0], Arrays.copyOfRange(args, 1, args.length));
+      Out bad = runLine(args);
       assertEquals(2, bad.rc(), String.join(" ", args) + ": " + bad.text());
       assertTrue(bad.text().contains("--no-such-option"), bad.text());
     }
+  }
+
+  /** {@code bin/ARGS[0] ARGS[1..]}. */
+  private static Out runLine(String[] args) throws Exception {
+    return run(args[0], Arrays.copyOfRange(args, 1, args.length));
   }
 }

@@ -182,10 +182,10 @@ public final class PriorityBacklogExperiment implements Experiment {
 
     List<SlottedSimulator.Arrival> at(int slot) {
       List<SlottedSimulator.Arrival> out = new ArrayList<>();
-      for (int j = poisson(HOT_JOBS_PER_SLOT); j > 0; j--) {
+      for (int j = WangWorkload.poisson(rnd, HOT_JOBS_PER_SLOT); j > 0; j--) {
         out.add(new SlottedSimulator.Arrival(nextJob++, "hot", Collections.nCopies(HOT_TASKS, HOT_HOSTS), 1));
       }
-      for (int j = poisson(background / 10); j > 0; j--) {
+      for (int j = WangWorkload.poisson(rnd, background / 10); j > 0; j--) {
         int tasks = 1 + rnd.nextInt(19);
         List<List<String>> reps = new ArrayList<>(tasks);
         for (int t = 0; t < tasks; t++) {
@@ -200,17 +200,6 @@ public final class PriorityBacklogExperiment implements Experiment {
         out.add(new SlottedSimulator.Arrival(nextJob++, "background", reps, 0));
       }
       return out;
-    }
-
-    private int poisson(double mean) {
-      double limit = Math.exp(-mean);
-      int n = 0;
-      double p = rnd.nextDouble();
-      while (p > limit) {
-        n++;
-        p *= rnd.nextDouble();
-      }
-      return n;
     }
   }
 }

@@ -52,7 +52,7 @@ public final class WangWorkload {
   }
 
   public List<SlottedSimulator.Arrival> arrivals(int slot) {
-    int jobs = poisson(lambda / MEAN_TASKS);
+    int jobs = poisson(rnd, lambda / MEAN_TASKS);
     List<SlottedSimulator.Arrival> out = new ArrayList<>(jobs);
     for (int j = 0; j < jobs; j++) {
       int tasks = 1 + rnd.nextInt(19);
@@ -94,8 +94,8 @@ public final class WangWorkload {
     return (int) ((long) k * MACHINES / HOT);
   }
 
-  private int poisson(double mean) {
-    // Knuth's method in chunks of at most 30 to stay accurate for large means.
+  /** A Poisson draw of the given mean from {@code rnd} (Knuth's method, in chunks of at most 30). */
+  static int poisson(SplittableRandom rnd, double mean) {
     int n = 0;
     double remaining = mean;
     while (remaining > 0) {
