@@ -6,6 +6,7 @@ import io.dataloc.core.model.CostModel;
 import io.dataloc.core.model.Units;
 import io.dataloc.core.offline.Assigners;
 import io.dataloc.core.online.OnlinePolicies;
+import io.dataloc.yarn.DatalocKeys.Key;
 import java.math.BigDecimal;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,7 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import io.dataloc.yarn.DatalocKeys.Key;
 import org.apache.hadoop.conf.Configuration;
 
 /**
