@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dataloc.core.workload.Scenarios;
+import io.dataloc.core.am.WaitLog;
 import io.dataloc.yarn.CapacityPlans;
+import io.dataloc.yarn.WaitReport;
 import io.dataloc.yarn.cs.DatalocCapacityScheduler;
 import io.dataloc.yarn.cs.DatalocPlacementAllocator;
 import java.nio.file.Path;
@@ -70,6 +72,11 @@ class CapacityModeTest {
         assertTrue(plans.metrics().csAttaches() > 0, "the placement component attached");
         assertEquals(0, plans.metrics().errors(), "no error in Dataloc's code");
         assertEquals(1, plans.metrics().plansMade());
+        // Why it waited: every veto is in the job's wait log, as a node the plan held none of its maps for.
+        WaitReport why = plans.waits().of(app.getApplicationId());
+        assertEquals(plans.metrics().declines(), why.refusals(), why.summary());
+        assertEquals(plans.metrics().declines() > 0, why.latestRefusals().stream()
+            .anyMatch(e -> e.cause() == WaitLog.Cause.NOT_PLANNED_HERE), why.summary());
         System.out.println(label + ": declines " + plans.metrics().declines() + ", fallbacks "
             + plans.metrics().csFallbacks() + ", local/rack/off " + plans.metrics().mapsNodeLocal() + "/"
             + plans.metrics().mapsRackLocal() + "/" + plans.metrics().mapsOffSwitch());

@@ -3,10 +3,14 @@ package io.dataloc.it;
 import io.dataloc.core.workload.Scenarios;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dataloc.yarn.DatalocSchedulerPage;
 import io.dataloc.yarn.LocalityScheduler;
+import io.dataloc.yarn.web.DatalocWebServices;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -18,8 +22,12 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The RM's web UI with Dataloc: the scheduler page renders (status 200) and /jmx shows our metrics. */
+/**
+ * The RM's web UI and REST API with Dataloc: the scheduler page renders, /jmx shows the metrics,
+ * /ws/v1/cluster/scheduler answers for the standalone scheduler, and each job's wait report is served.
+ */
 class WebAndJmxTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path dir;
 
   @Test
@@ -31,19 +39,52 @@ class WebAndJmxTest {
     Map<String, String> settings = Map.of(
         "mockrm.webapp.enabled", "true",
         YarnConfiguration.RM_WEBAPP_ADDRESS, "127.0.0.1:" + port,
-        YarnConfiguration.YARN_HTTP_WEBAPP_SCHEDULER_PAGE, DatalocSchedulerPage.class.getName());
+        YarnConfiguration.YARN_HTTP_WEBAPP_SCHEDULER_PAGE, DatalocSchedulerPage.class.getName(),
+        YarnConfiguration.YARN_WEBAPP_CUSTOM_WEBSERVICE_CLASS, DatalocWebServices.class.getName());
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, settings, Scenarios.twoRacks(4), 8192, dir)) {
       List<List<String>> splits = Scenarios.spread(8, 4, 2, 21);
       MrJob job = c.launch(c.submit("web", splits), "h1", splits);
       LocalityComparisonTest.awaitPlan(c);
       Rounds.run(c, job, 50);
-      String page = get("http://127.0.0.1:" + port + "/cluster/scheduler", 200);
+      String base = "http://127.0.0.1:" + port;
+      String page = get(base + "/cluster/scheduler", 200);
       assertTrue(page.contains("Dataloc locality scheduler"), page);
       assertTrue(page.contains("split-metainfo"), "the job's placement source is shown");
       String jmx = get("http://127.0.0.1:" + port + "/jmx?qry=Hadoop:service=ResourceManager,name=DatalocScheduler", 200);
       assertTrue(jmx.contains("\"PlansMade\" : 1"), jmx);
       assertTrue(jmx.contains("MapsNodeLocal"), jmx);
+      // The standalone scheduler at the stock path, in the RM's single-queue shape.
+      JsonNode info = JSON.readTree(get(base + "/ws/v1/cluster/scheduler", 200)).path("scheduler").path("schedulerInfo");
+      assertEquals("fifoScheduler", info.path("type").asText(), info.toString());
+      assertEquals(4, info.path("numNodes").asInt(), info.toString());
+      assertEquals(4 * 8192, info.path("totalNodeCapacity").asInt(), info.toString());
+      // Why each job waits: its refusals, each plan decline among them, as the metrics counted them.
+      JsonNode apps = JSON.readTree(get(base + "/ws/v1/cluster/scheduler/dataloc/apps", 200)).path("apps");
+      assertEquals(1, apps.size(), apps.toString());
+      String id = job.applicationId().toString();
+      JsonNode one = JSON.readTree(get(base + "/ws/v1/cluster/scheduler/dataloc/apps/" + id, 200));
+      assertEquals(id, one.path("application").asText());
+      assertEquals("split-metainfo", one.path("placementSource").asText());
+      assertEquals(8, sum(one.path("mapsByNode")), one.toString());
+      long planDeclines = 0;
+      for (JsonNode e : one.path("latestRefusals")) {
+        planDeclines += e.path("cause").asText().startsWith("DECLINE_") ? e.path("count").asLong() : 0;
+        assertFalse(e.path("meaning").asText().isEmpty(), e.toString());
+      }
+      assertEquals(((LocalityScheduler) c.rm.getResourceScheduler()).datalocMetrics().declines(), planDeclines, one.toString());
+      assertTrue(one.path("refusals").asLong() >= planDeclines, one.toString());
+      assertFalse(one.path("summary").asText().isEmpty());
+      get(base + "/ws/v1/cluster/scheduler/dataloc/apps/application_1_0099", 404);
+      get(base + "/ws/v1/cluster/scheduler/dataloc/apps/not-an-id", 400);
     }
+  }
+
+  private static int sum(JsonNode counts) {
+    int n = 0;
+    for (JsonNode v : counts) {
+      n += v.asInt();
+    }
+    return n;
   }
 
   private static String get(String url, int expected) throws Exception {
@@ -51,6 +92,9 @@ class WebAndJmxTest {
     conn.setConnectTimeout(5000);
     conn.setReadTimeout(10000);
     assertEquals(expected, conn.getResponseCode(), url);
+    if (expected >= 400) {
+      return "";
+    }
     try (var in = conn.getInputStream()) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }

@@ -1,6 +1,7 @@
 package io.dataloc.yarn;
 
 import io.dataloc.core.am.AmSiting;
+import io.dataloc.core.am.WaitLog;
 import io.dataloc.core.engine.EngineState;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ClusterNodeTracker;
@@ -44,12 +45,16 @@ final class AmSites {
     int least = here == 0 ? 0 : least(s, am, now);
     long declinedFor = a.amDeclinedAt == null ? -1 : now - a.amDeclinedAt;
     if (AmSiting.decide(here, least, declinedFor, maxWait) == AmSiting.Verdict.TAKE) {
+      if (a.amDeclinedAt != null) {
+        a.waits.served(now);
+      }
       a.amDeclinedAt = null;
       return true;
     }
     if (a.amDeclinedAt == null) {
       a.amDeclinedAt = now;
     }
+    a.waits.refused(now, node.getNodeName(), WaitLog.Cause.AM_SITING, -1, null);
     ctx.metrics().amDeclined.incr();
     return false;
   }

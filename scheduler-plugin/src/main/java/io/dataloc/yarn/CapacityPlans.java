@@ -1,6 +1,7 @@
 package io.dataloc.yarn;
 
 import io.dataloc.core.am.MapService;
+import io.dataloc.core.am.WaitLog;
 import io.dataloc.core.engine.Decision;
 import io.dataloc.core.engine.DecisionEngine;
 import java.util.ArrayDeque;
@@ -106,6 +107,11 @@ public final class CapacityPlans {
   public void stop() {
     plans.stop();
     DatalocMetrics.unregister();
+  }
+
+  /** Why each application waits. */
+  public WaitReports waits() {
+    return plans.waits;
   }
 
   public DatalocMetrics metrics() {
@@ -426,6 +432,7 @@ public final class CapacityPlans {
           return Answer.ADMIT_IF_ASKED; // an early map, on its data
         }
         state.metrics().declines.incr();
+        a.waits.refused(now, name, WaitLog.Cause.NOT_PLANNED_HERE, -1, null);
         return Answer.VETO;
       } finally {
         state.working(null);
@@ -510,6 +517,7 @@ public final class CapacityPlans {
       state.faults().at(FaultInjector.COMMIT, id);
       a.declinesSince = 0;
       a.fallingBack = false;
+      a.waits.served(state.nowMillis());
       a.count(type, host);
       countLocality(type);
       int task = -1;

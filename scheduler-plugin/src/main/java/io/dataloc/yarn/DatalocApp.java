@@ -29,6 +29,9 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
 final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   enum Phase { READING, PLANNING, PLANNED, ONLINE }
 
+  /** How many nodes' refusals an application's wait log keeps (at most 8 entries each). */
+  static final int WAIT_NODES = 8;
+
   /** A map container served from a job's asks before its plan came. */
   record EarlyMap(ContainerId container, String host, String rack) {}
 
@@ -58,6 +61,8 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   String planner = "none";
   String note = "";
   String lastReason = "";
+  /** Why it waits: its latest refusals, on the {@value #WAIT_NODES} nodes refused most recently. */
+  final io.dataloc.core.am.WaitLog waits = new io.dataloc.core.am.WaitLog(WAIT_NODES);
   Evaluation plan;
   double planMillis;
   /** The plan's declines (its shape, the declines in a row per node), while planned (else null). */
@@ -163,7 +168,10 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
     mapsByHost.merge(host, 1, Integer::sum);
   }
 
-
+  /** Map containers allocated on each host over the job's life, by host name (a copy). */
+  Map<String, Integer> mapsByHost() {
+    return new java.util.TreeMap<>(mapsByHost);
+  }
 
   @Override
   public AmReplay am() {

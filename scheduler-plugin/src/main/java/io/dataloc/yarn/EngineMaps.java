@@ -2,6 +2,7 @@ package io.dataloc.yarn;
 
 import io.dataloc.core.am.MapService;
 import io.dataloc.core.am.PlanGuard;
+import io.dataloc.core.am.WaitLog;
 import io.dataloc.core.engine.Decision;
 import io.dataloc.core.engine.DecisionEngine;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
@@ -56,6 +57,7 @@ final class EngineMaps {
       ctx.apps().markDirty(a.id); // its pending tasks may need topping up (online.max-pending-per-job)
     }
     a.lastReason = d.reason();
+    a.waits.served(ctx.nowMillis());
     return true;
   }
 
@@ -119,13 +121,23 @@ final class EngineMaps {
       if (app != null && r != MapService.Refusal.TOO_LARGE) {
         asks.reconcile(app, attempt, key);
       }
+      refused(d, WaitLog.Cause.of(r));
     }
 
     @Override
     public void declined(Decision d, PlanGuard.Verdict v, int moved) {
+      refused(d, WaitLog.Cause.of(v));
       ctx.metrics().declines.incr();
       if (moved > 0) {
         ctx.metrics().replans.incr();
+      }
+    }
+
+    /** The application's wait log: the refusal, with the node its plan queued the task for. */
+    private void refused(Decision d, WaitLog.Cause cause) {
+      if (app != null) {
+        app.waits.refused(ctx.nowMillis(), node.getNodeName(), cause, d.taskIndex(),
+            d.queue() < 0 ? null : ctx.engine().state().hostName(d.queue()));
       }
     }
 

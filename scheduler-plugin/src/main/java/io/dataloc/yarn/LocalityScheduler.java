@@ -68,7 +68,7 @@ import org.slf4j.LoggerFactory;
  * it has been quiet for {@code error.recovery-ms} ({@link Containment}).
  */
 public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, FiCaSchedulerNode>
-    implements Configurable {
+    implements Configurable, DatalocFrontEnd {
   private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
 
   private Configuration conf;
@@ -382,6 +382,11 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   public Resource getUsedResource() {
     return parts == null ? Resources.none() : parts.room.used();
+  }
+
+  @Override
+  public WaitReports waitReports() {
+    return parts.plans.waits;
   }
 
   /** Views of the scheduler's state: its jobs, the engine's counts, the lock's longest holds. */

@@ -13,7 +13,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
  * CapacityScheduler's placement component ({@code io.dataloc.yarn.cs}): the engine and the
  * settings ({@link DatalocState}), the registry of applications, the placement read and the plan
  * ({@link PlacementPipeline}, {@link PlanEntry}), the engine's hosts ({@link EngineNodes}), the
- * engine kept true to the asks ({@link JobAsks}) and what an error costs ({@link Containment}).
+ * engine kept true to the asks ({@link JobAsks}), what an error costs ({@link Containment}) and why
+ * a job waits ({@link WaitReports}).
  * One of each per ResourceManager; no front end keeps a second copy of any.
  *
  * <p><b>The plan lock.</b> Every part changes shared state under one lock: the standalone
@@ -30,6 +31,7 @@ final class PlanService {
   final Containment containment;
   final EngineNodes nodes;
   final JobAsks asks;
+  final WaitReports waits;
 
   /**
    * @param lock the plan lock (see the class comment)
@@ -50,6 +52,7 @@ final class PlanService {
     pipeline = new PlacementPipeline(state, sizes, normalize, rmConf);
     nodes = new EngineNodes(state);
     asks = new JobAsks(state);
+    waits = new WaitReports(state);
   }
 
   void stop() {

@@ -1,6 +1,8 @@
 package io.dataloc.yarn.cs;
 
 import io.dataloc.yarn.CapacityPlans;
+import io.dataloc.yarn.DatalocFrontEnd;
+import io.dataloc.yarn.WaitReports;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -44,12 +46,18 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
  * ({@link CapacityPlans#failed}) and never reaches Hadoop's threads (but a virtual machine error,
  * which the ResourceManager is told of).
  */
-public class DatalocCapacityScheduler extends CapacityScheduler {
+public class DatalocCapacityScheduler extends CapacityScheduler implements DatalocFrontEnd {
   private volatile CapacityPlans plans;
 
   /** The plan service of the ResourceManager of {@code context}, or null (not this scheduler, not started). */
   static CapacityPlans plansOf(RMContext context) {
     return context != null && context.getScheduler() instanceof DatalocCapacityScheduler d ? d.plans : null;
+  }
+
+  @Override
+  public WaitReports waitReports() {
+    CapacityPlans p = plans;
+    return p == null ? null : p.waits();
   }
 
   /** The plan service (null before {@code serviceInit}). */

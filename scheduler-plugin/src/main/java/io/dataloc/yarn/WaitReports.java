@@ -1,0 +1,76 @@
+package io.dataloc.yarn;
+
+import io.dataloc.core.engine.DecisionEngine;
+import io.dataloc.core.engine.EngineState;
+import io.dataloc.core.engine.JobState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+
+/**
+ * Why an application waits ({@link WaitReport}), read on demand under the plan lock: the work is
+ * one pass over the job's pending tasks (bounded by {@code max-tasks-per-job}) and a copy of its
+ * bounded wait log. Shared by both front ends: the standalone scheduler and the CapacityScheduler's.
+ */
+public final class WaitReports {
+  /** The name of the queue of no node (tasks any node may run). */
+  static final String SHARED = "shared";
+
+  private final SchedulerContext ctx;
+
+  WaitReports(SchedulerContext ctx) {
+    this.ctx = ctx;
+  }
+
+  /** The application's report, or null if the plan service does not know it (ended, or never seen). */
+  public WaitReport of(ApplicationId id) {
+    synchronized (ctx.lock()) {
+      ctx.holds().enter();
+      try {
+        DatalocApp a = ctx.apps().get(id);
+        return a == null ? null : report(a);
+      } finally {
+        ctx.holds().exit("report: waits");
+      }
+    }
+  }
+
+  /** Every application's report, in submission order. */
+  public List<WaitReport> all() {
+    synchronized (ctx.lock()) {
+      ctx.holds().enter();
+      try {
+        List<WaitReport> out = new ArrayList<>();
+        for (DatalocApp a : ctx.apps().all()) {
+          out.add(report(a));
+        }
+        return out;
+      } finally {
+        ctx.holds().exit("report: waits");
+      }
+    }
+  }
+
+  private WaitReport report(DatalocApp a) {
+    DecisionEngine engine = ctx.engine();
+    JobState j = a.jobCreated ? engine.job(a.jobId) : null;
+    List<WaitReport.Queue> queues = new ArrayList<>();
+    if (j != null) {
+      EngineState s = engine.state();
+      Map<Integer, Integer> byHost = new TreeMap<>();
+      for (int t : engine.pendingTasks(a.jobId)) {
+        byHost.merge(engine.policy().queueHostOf(t), 1, Integer::sum);
+      }
+      for (Map.Entry<Integer, Integer> e : byHost.entrySet()) {
+        int h = e.getKey();
+        queues.add(h < 0 ? new WaitReport.Queue(SHARED, e.getValue(), 0, 0, true, false)
+            : new WaitReport.Queue(s.hostName(h), e.getValue(), s.slots(h), s.running(h), s.alive(h), s.draining(h)));
+      }
+      queues.sort((x, y) -> Integer.compare(y.maps, x.maps));
+    }
+    return new WaitReport(a, ctx.nowMillis(), j == null ? 0 : j.pending(), j == null ? 0 : j.running(),
+        j != null && engine.parked(a.jobId), queues);
+  }
+}
