@@ -519,7 +519,7 @@ public final class CapacityPlans {
       a.fallingBack = false;
       a.waits.served(state.nowMillis());
       a.count(type, host);
-      countLocality(type);
+      state.locality().count(type, state.nowMillis());
       int task = -1;
       if (a.waiting()) {
         state.metrics().mapsBeforePlan.incr();
@@ -529,14 +529,6 @@ public final class CapacityPlans {
       a.awaitingContainers.computeIfAbsent(host, k -> new ArrayDeque<>()).add(task);
       state.working(null);
     });
-  }
-
-  private void countLocality(NodeType type) {
-    switch (type) {
-      case NODE_LOCAL -> state.metrics().mapsNodeLocal.incr();
-      case RACK_LOCAL -> state.metrics().mapsRackLocal.incr();
-      default -> state.metrics().mapsOffSwitch.incr();
-    }
   }
 
   /** The engine task the container on {@code host} runs, committed; -1 if none. Under the lock. */

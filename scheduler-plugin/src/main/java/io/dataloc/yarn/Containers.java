@@ -83,11 +83,7 @@ final class Containers {
 
   /** Counts a map container's locality, in the metrics and for its application (may be null). */
   void countMap(NodeType type, DatalocApp a, String host) {
-    switch (type) {
-      case NODE_LOCAL -> ctx.metrics().mapsNodeLocal.incr();
-      case RACK_LOCAL -> ctx.metrics().mapsRackLocal.incr();
-      default -> ctx.metrics().mapsOffSwitch.incr();
-    }
+    ctx.locality().count(type, ctx.nowMillis());
     if (a != null) {
       a.count(type, host);
     }

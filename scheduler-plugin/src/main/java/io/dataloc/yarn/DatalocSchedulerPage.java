@@ -3,8 +3,10 @@ package io.dataloc.yarn;
 import com.google.inject.Inject;
 import io.dataloc.core.model.Units;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.BiPredicate;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.yarn.api.records.ApplicationAccessType;
@@ -15,15 +17,23 @@ import org.apache.hadoop.yarn.server.resourcemanager.webapp.RmView;
 import org.apache.hadoop.yarn.webapp.SubView;
 import org.apache.hadoop.yarn.webapp.hamlet2.Hamlet;
 import org.apache.hadoop.yarn.webapp.view.HtmlBlock;
+import org.apache.hadoop.yarn.webapp.view.HtmlPage;
 
 /**
  * The RM's {@code /cluster/scheduler} page for Dataloc, selected with
  * {@code yarn.http.rmwebapp.scheduler.page.class} (the stock page fails with a custom scheduler):
- * the settings, the containers handed out by locality level, and every job with its placement
- * source, plan, plan quality against the lower bound, and locality so far — with
+ * the settings, the containers handed out by locality level (in total, and per minute over the
+ * last hour as a chart), and every job with its placement source, plan against the lower bound,
+ * locality so far, the nodes its maps ran on and why it waits (its details over REST) — with
  * {@code yarn.webapp.filter-entity-list-by-user}, only the jobs the caller may view.
  */
 public class DatalocSchedulerPage extends RmView {
+  @Override
+  protected void preHead(Hamlet.HTML<HtmlPage.__> html) {
+    super.preHead(html);
+    setTitle("Dataloc scheduler");
+  }
+
   @Override
   protected Class<? extends SubView> content() {
     return DatalocBlock.class;
@@ -54,22 +64,34 @@ public class DatalocSchedulerPage extends RmView {
               + " over budget %d; placement read failures %d; errors %d.",
           m.mapsNodeLocal(), m.mapsRackLocal(), m.mapsOffSwitch(), m.otherContainers(), m.plansMade(), m.plansFailed(),
           m.plansOverBudget.value(), m.placementFailures(), m.errors())).__();
+      html.h3("Map containers per minute by locality, last hour");
+      // Raw markup: the chart holds numbers and fixed words only, never a user's text.
+      html.div("#dataloc-chart")._r(LocalityChart.svg(s.reports().localityLastHour())).__();
+      Map<String, WaitReport> why = new HashMap<>();
+      for (WaitReport w : s.waitReports().all()) {
+        why.put(w.application(), w);
+      }
+      html.h3("Jobs");
       Hamlet.TBODY<Hamlet.TABLE<Hamlet>> body = html.table("#dataloc-jobs").thead().tr()
           .th("Application").th("User").th("Phase").th("Placement").th("Planner").th("Maps").th("Plan makespan")
           .th("Lower bound").th("Plan ms").th("Node-local").th("Rack-local").th("Off-switch").th("Pending")
-          .th("Running").th("Note").__().__().tbody();
+          .th("Running").th("Maps ran on").th("Why waiting").th("Note").__().__().tbody();
       boolean filter = rm.getConfig().getBoolean(YarnConfiguration.FILTER_ENTITY_LIST_BY_USER,
           YarnConfiguration.DEFAULT_DISPLAY_APPS_FOR_LOGGED_IN_USER);
       String remote = request().getRemoteUser();
       UserGroupInformation caller = remote == null ? null : UserGroupInformation.createRemoteUser(remote);
       for (JobReport j : visibleTo(s.reports().jobs(), filter, caller, (u, job) -> rm.getApplicationACLsManager()
           .checkAccess(u, ApplicationAccessType.VIEW_APP, job.user(), ApplicationId.fromString(job.application())))) {
+        WaitReport w = why.get(j.application());
         body.tr().td(j.application()).td(j.user()).td(j.phase()).td(j.source()).td(j.planner())
             .td(String.valueOf(j.tasks())).td(j.plan() == null ? "-" : Units.format(j.plan().makespan()))
             .td(j.plan() == null ? "-" : Units.format(j.plan().lowerBound()))
             .td(String.format(Locale.ROOT, "%.1f", j.planMillis())).td(String.valueOf(j.nodeLocal()))
             .td(String.valueOf(j.rackLocal())).td(String.valueOf(j.offSwitch())).td(String.valueOf(j.pending()))
-            .td(String.valueOf(j.running())).td(publicNote(j.note())).__();
+            .td(String.valueOf(j.running())).td(w == null ? "" : w.ranOn(4))
+            .td().__(w == null ? "" : w.summary() + " ")
+            .a("/ws/v1/cluster/scheduler/dataloc/apps/" + j.application(), "details").__()
+            .td(publicNote(j.note())).__();
       }
       body.__().__();
     }

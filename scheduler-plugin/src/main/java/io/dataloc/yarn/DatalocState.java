@@ -19,6 +19,7 @@ final class DatalocState implements SchedulerContext {
   private final AppRegistry registry;
   private final RMContext rmContext;
   private final DatalocMetrics metrics;
+  private final LocalityHistory locality;
   private final Function<ApplicationId, DatalocAppAttempt> attempts;
   private final ToIntFunction<ApplicationId> priorities;
   /** The front end's clock in ms. */
@@ -47,6 +48,7 @@ final class DatalocState implements SchedulerContext {
     this.lock = lock;
     this.settings = settings;
     this.metrics = metrics;
+    this.locality = new LocalityHistory(metrics);
     this.holds = new LockHolds(micros -> metrics.lockHold.add(micros));
     this.rmContext = rmContext;
     this.attempts = attempts;
@@ -91,6 +93,7 @@ final class DatalocState implements SchedulerContext {
   @Override public DecisionEngine engine() { return engine; }
   @Override public DatalocConfiguration.Settings settings() { return settings; }
   @Override public DatalocMetrics metrics() { return metrics; }
+  @Override public LocalityHistory locality() { return locality; }
   @Override public FaultInjector faults() { return faults; }
   @Override public RMContext rmContext() { return rmContext; }
   @Override public long nowMillis() { return clock.getAsLong(); }

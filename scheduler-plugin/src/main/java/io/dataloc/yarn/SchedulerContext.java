@@ -23,6 +23,9 @@ interface SchedulerContext {
 
   DatalocMetrics metrics();
 
+  /** Map containers by locality: the metrics' totals and the page's last hour. */
+  LocalityHistory locality();
+
   FaultInjector faults();
 
   RMContext rmContext();

@@ -36,6 +36,11 @@ public final class SchedulerReports {
     }
   }
 
+  /** Map containers per minute by locality over the last hour, oldest first ({@link LocalityHistory#lastHour}). */
+  public long[][] localityLastHour() {
+    return ctx.locality().lastHour(ctx.nowMillis());
+  }
+
   /** Active jobs, live tasks, task numbers in use, running tasks, containers tied to a task. */
   public int[] engineCounts() {
     synchronized (ctx.lock()) {

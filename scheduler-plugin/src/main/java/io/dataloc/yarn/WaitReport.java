@@ -91,6 +91,22 @@ public final class WaitReport {
     return entries;
   }
 
+  /** The nodes its maps ran on, the {@code top} busiest first ("h1 ×3, h2 ×3, …"). */
+  public String ranOn(int top) {
+    List<Map.Entry<String, Integer>> byCount = new ArrayList<>(mapsByHost.entrySet());
+    byCount.sort((x, y) -> y.getValue().equals(x.getValue()) ? x.getKey().compareTo(y.getKey())
+        : Integer.compare(y.getValue(), x.getValue()));
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < byCount.size(); i++) {
+      if (i == top) {
+        s.append(", …");
+        break;
+      }
+      s.append(i == 0 ? "" : ", ").append(byCount.get(i).getKey()).append(" ×").append(byCount.get(i).getValue());
+    }
+    return s.toString();
+  }
+
   /**
    * One sentence for the page: how long it has waited, where its pending maps are queued, and its
    * latest refusal with what it means.
