@@ -53,6 +53,15 @@ class WebAndJmxTest {
       String jmx = get("http://127.0.0.1:" + port + "/jmx?qry=Hadoop:service=ResourceManager,name=DatalocScheduler", 200);
       assertTrue(jmx.contains("\"PlansMade\" : 1"), jmx);
       assertTrue(jmx.contains("MapsNodeLocal"), jmx);
+      // Queue metrics as dashboards read them: root, and the one queue under it, each with the job.
+      for (String q : new String[] {"q0=root", "q0=root,q1=default"}) {
+        JsonNode bean = JSON.readTree(get(base + "/jmx?qry=Hadoop:service=ResourceManager,name=QueueMetrics," + q, 200))
+            .path("beans").path(0);
+        assertEquals(1, bean.path("AppsSubmitted").asInt(), q + ": " + bean);
+        assertTrue(bean.path("AvailableMB").asLong() > 0, q + ": " + bean);
+      }
+      JsonNode cluster = JSON.readTree(get(base + "/ws/v1/cluster/metrics", 200)).path("clusterMetrics");
+      assertEquals(1, cluster.path("appsSubmitted").asInt(), cluster.toString());
       // The standalone scheduler at the stock path, in the RM's single-queue shape.
       JsonNode info = JSON.readTree(get(base + "/ws/v1/cluster/scheduler", 200)).path("scheduler").path("schedulerInfo");
       assertEquals("fifoScheduler", info.path("type").asText(), info.toString());

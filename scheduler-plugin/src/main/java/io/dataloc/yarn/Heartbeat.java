@@ -27,13 +27,14 @@ final class Heartbeat {
   private final OtherWork otherWork;
   private final EngineMaps maps;
   private final Supplier<Resource> minimumAllocation;
-  private final org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics queueMetrics;
+  /** Sets the room left on the queue metrics. */
+  private final java.util.function.Consumer<Resource> available;
   private final long startMillis;
 
   Heartbeat(SchedulerContext ctx, Containment containment, ClusterRoom room, NodeEvents nodes, AskSync asks,
       OtherWork otherWork, EngineMaps maps, Supplier<Resource> minimumAllocation,
-      org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics queueMetrics) {
-    this.queueMetrics = queueMetrics;
+      java.util.function.Consumer<Resource> available) {
+    this.available = available;
     this.ctx = ctx;
     this.containment = containment;
     this.room = room;
@@ -54,7 +55,7 @@ final class Heartbeat {
       containment.fail("scheduling node " + node.getNodeID() + (blamed == null ? "" : " for " + blamed), t, blamed);
     }
     room.refreshFree();
-    queueMetrics.setAvailableResourcesToQueue(room.free());
+    available.accept(room.free());
   }
 
   private void fill(FiCaSchedulerNode node) {

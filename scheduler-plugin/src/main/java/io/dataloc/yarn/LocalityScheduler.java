@@ -74,7 +74,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private Configuration conf;
   /** What a container costs (memory, or memory and vcores): chosen at start, as the CapacityScheduler's. */
   private ResourceCalculator calculator = new DefaultResourceCalculator();
-  private QueueMetrics metrics;
+  private QueueTree queues;
   private SchedulerParts parts;
   private DatalocState state;
 
@@ -90,9 +90,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     applications = new ConcurrentSkipListMap<>();
     minimumAllocation = super.getMinimumAllocation();
     initMaximumResourceCapability(super.getMaximumAllocation());
-    metrics = QueueMetrics.forQueue(DatalocQueue.NAME, null, false, configuration);
+    queues = new QueueTree(configuration);
     parts = new SchedulerParts(this, settings, configuration, new SchedulerParts.Yarn(nodeTracker, applications,
-        metrics, calculator, () -> minimumAllocation, r -> getNormalizedResource(r, getMaximumResourceCapability()),
+        queues, calculator, () -> minimumAllocation, r -> getNormalizedResource(r, getMaximumResourceCapability()),
         this::completedContainer, this::getMaxClusterLevelAppPriority, () -> getClock().getTime()), rmContext);
     state = parts.state;
     LOG.info("Dataloc scheduler: assigner {}, online policy {}, job ordering {}", settings.assigner(),
@@ -367,7 +367,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   @Override
   public QueueMetrics getRootQueueMetrics() {
-    return metrics;
+    return queues.root();
   }
 
   @Override

@@ -10,7 +10,6 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ActiveUsersManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ClusterNodeTracker;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
 import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
@@ -22,7 +21,7 @@ import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
 final class SchedulerParts {
   /** What the parts need of YARN's scheduler base class. */
   record Yarn(ClusterNodeTracker<FiCaSchedulerNode> nodes,
-      Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>> applications, QueueMetrics metrics,
+      Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>> applications, QueueTree queues,
       ResourceCalculator calculator, Supplier<Resource> minimumAllocation, UnaryOperator<Resource> normalize,
       NodeEvents.Completer completer, Supplier<Priority> clusterMaxPriority,
       java.util.function.LongSupplier clock) {}
@@ -49,7 +48,7 @@ final class SchedulerParts {
       org.apache.hadoop.yarn.server.resourcemanager.RMContext rmContext) {
     this.yarn = yarn;
     Configuration rmConf = new Configuration(conf);
-    ActiveUsersManager users = new ActiveUsersManager(yarn.metrics());
+    ActiveUsersManager users = new ActiveUsersManager(yarn.queues().leaf());
     NodeSizes sizes = new NodeSizes(yarn.nodes(), yarn.calculator(), yarn.minimumAllocation());
     plans = new PlanService(lock, settings, rmConf, rmContext, sizes, yarn.normalize(), id -> {
       SchedulerApplication<DatalocAppAttempt> app = yarn.applications().get(id);
@@ -60,7 +59,7 @@ final class SchedulerParts {
     }, yarn.clock(), false, this::rebuildEngine);
     state = plans.state;
     room = new ClusterRoom(yarn.nodes(), sizes, yarn.calculator(), yarn.minimumAllocation(), state::settings);
-    queue = new DatalocQueue(yarn.metrics(), users, yarn.nodes()::getClusterCapacity, room::used, room::recovered);
+    queue = new DatalocQueue(yarn.queues().leaf(), users, yarn.nodes()::getClusterCapacity, room::used, room::recovered);
     queue.setAcls(settings.aclSubmit(), settings.aclAdminister());
     containment = plans.containment;
     placement = plans.pipeline;
@@ -72,10 +71,10 @@ final class SchedulerParts {
         org.apache.hadoop.yarn.conf.YarnConfiguration.RM_SCHEDULER_INCLUDE_PORT_IN_NODE_NAME,
         org.apache.hadoop.yarn.conf.YarnConfiguration.DEFAULT_RM_SCHEDULER_USE_PORT_FOR_NODE_NAME));
     aclEnabled = YarnConfiguration.isAclEnabled(rmConf);
-    lifecycle = new AppLifecycle(state, yarn.applications(), queue, users, yarn.metrics(), rmConf, placement,
+    lifecycle = new AppLifecycle(state, yarn.applications(), queue, users, yarn.queues().leaf(), rmConf, placement,
         otherWork, asks, yarn.completer());
     heartbeat = new Heartbeat(state, containment, room, nodes, asks, otherWork,
-        new EngineMaps(state, room, containers, asks), yarn.minimumAllocation(), yarn.metrics());
+        new EngineMaps(state, room, containers, asks), yarn.minimumAllocation(), yarn.queues()::available);
     priorities = new Priorities(state, otherWork, yarn::applications, yarn.clusterMaxPriority());
     priorities.configure(conf, settings, aclEnabled);
     reports = new SchedulerReports(state, room);
