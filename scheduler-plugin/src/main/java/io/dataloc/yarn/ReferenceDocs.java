@@ -95,6 +95,13 @@ public final class ReferenceDocs {
             .append(" |\n");
       }
     }
+    b.append("\nThe standalone scheduler also keeps YARN's queue metrics as the CapacityScheduler's are read: ")
+        .append("the bean `Hadoop:service=ResourceManager,name=QueueMetrics,q0=").append(QueueTree.ROOT)
+        .append("` for the cluster and `...,q0=").append(QueueTree.ROOT).append(",q1=").append(DatalocQueue.NAME)
+        .append("` for its one queue (applications submitted, running and completed, containers and memory ")
+        .append("allocated, pending and available), the queue's counts rolling up into the root's; ")
+        .append("`/ws/v1/cluster/metrics` reads the root. Inside the CapacityScheduler its own queue metrics ")
+        .append("are unchanged.\n");
     return b.toString();
   }
 
