@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Future;
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
 
 /**
  * Stability near capacity, decided by a stated test over seeds (Wang et al.'s uniform cluster,
@@ -125,27 +127,15 @@ public final class WangStabilityExperiment implements Experiment {
 
   /** Mean and the half-width of its 95% confidence interval (Student's t, n − 1 degrees of freedom). */
   static double[] meanAndHalfWidth(double[] x) {
+    SummaryStatistics st = new SummaryStatistics();
+    for (double v : x) {
+      st.addValue(v);
+    }
     int n = x.length;
-    double m = 0;
-    for (double v : x) {
-      m += v;
-    }
-    m /= n;
     if (n < 2) {
-      return new double[] {m, Double.POSITIVE_INFINITY};
+      return new double[] {st.getMean(), Double.POSITIVE_INFINITY};
     }
-    double ss = 0;
-    for (double v : x) {
-      ss += (v - m) * (v - m);
-    }
-    double sd = Math.sqrt(ss / (n - 1));
-    return new double[] {m, T95[Math.min(n - 1, T95.length - 1)] * sd / Math.sqrt(n)};
+    double t = new TDistribution(null, n - 1).inverseCumulativeProbability(0.975);
+    return new double[] {st.getMean(), t * st.getStandardDeviation() / Math.sqrt(n)};
   }
-
-  /**
-   * Two-sided 95% quantiles of Student's t by degrees of freedom (index 1–20); more degrees of
-   * freedom use 20's, which is wider than theirs (conservative).
-   */
-  private static final double[] T95 = {Double.POSITIVE_INFINITY, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-      2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086};
 }

@@ -20,9 +20,11 @@ class WangStabilityTest {
 
   @Test
   void meanAndHalfWidthUseStudentsT() {
-    // 2, 4, 6, 8, 10: mean 6, s = √10, t(0.975, 4) = 2.776, half-width 2.776·√10/√5 = 2.776·√2.
+    // 2, 4, 6, 8, 10: mean 6, s = √10, t(0.975, 4) = 2.776445 (published tables), half-width
+    // 2.776445·√10/√5 = 2.776445·√2.
     double[] r = WangStabilityExperiment.meanAndHalfWidth(new double[] {2, 4, 6, 8, 10});
     assertEquals(6.0, r[0], 1e-12);
-    assertEquals(2.776 * Math.sqrt(2), r[1], 1e-9);
+    assertEquals(2.776445 * Math.sqrt(2), r[1], 1e-6);
+    assertEquals(12.706205, WangStabilityExperiment.meanAndHalfWidth(new double[] {1, 3})[1], 1e-6);
   }
 }
