@@ -232,8 +232,8 @@ public final class CapacityPlans {
    * ResourceManager is told of as a critical thread's crash; call with no lock of ours held.
    */
   public void failed(String what, Throwable t, ApplicationId app) {
-    if (t instanceof VirtualMachineError v) {
-      throw Containment.escalate(state, what, v);
+    if (t instanceof VirtualMachineError) {
+      throw Containment.escalate(state, what, (VirtualMachineError) t);
     }
     try {
       plans.containment.fail(what, t, app);

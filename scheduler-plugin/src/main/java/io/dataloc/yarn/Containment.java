@@ -58,11 +58,11 @@ final class Containment {
    * a consistent state.
    */
   static void rethrowIfFatal(Throwable t) {
-    if (t instanceof VirtualMachineError v) {
-      throw v;
+    if (t instanceof VirtualMachineError) {
+      throw (VirtualMachineError) t;
     }
-    if (t instanceof Escalated e) {
-      throw e;
+    if (t instanceof Escalated) {
+      throw (Escalated) t;
     }
   }
 
@@ -101,11 +101,11 @@ final class Containment {
    * once thrown, and costs only the job it was for; other virtual machine errors are rethrown.
    */
   static void rethrowIfFatalBesidesOwnWork(Throwable t) {
-    if (t instanceof VirtualMachineError v && !(t instanceof OutOfMemoryError) && !(t instanceof StackOverflowError)) {
-      throw v;
+    if (t instanceof VirtualMachineError && !(t instanceof OutOfMemoryError) && !(t instanceof StackOverflowError)) {
+      throw (VirtualMachineError) t;
     }
-    if (t instanceof Escalated e) {
-      throw e;
+    if (t instanceof Escalated) {
+      throw (Escalated) t;
     }
   }
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
@@ -33,7 +34,55 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   static final int WAIT_NODES = 8;
 
   /** A map container served from a job's asks before its plan came. */
-  record EarlyMap(ContainerId container, String host, String rack) {}
+  static final class EarlyMap {
+    private final ContainerId container;
+    private final String host;
+    private final String rack;
+
+    EarlyMap(ContainerId container, String host, String rack) {
+      this.container = container;
+      this.host = host;
+      this.rack = rack;
+    }
+
+    public ContainerId container() {
+      return container;
+    }
+
+    public String host() {
+      return host;
+    }
+
+    public String rack() {
+      return rack;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof EarlyMap)) {
+        return false;
+      }
+      EarlyMap that = (EarlyMap) o;
+      return Objects.equals(container, that.container)
+          && Objects.equals(host, that.host)
+          && Objects.equals(rack, that.rack);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(container, host, rack);
+    }
+
+    @Override
+    public String toString() {
+      return "EarlyMap[container=" + container
+          + ", host=" + host
+          + ", rack=" + rack + "]";
+    }
+  }
 
   final ApplicationId id;
   final long jobId;
@@ -161,9 +210,15 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
 
   void count(NodeType type, String host) {
     switch (type) {
-      case NODE_LOCAL -> nodeLocal++;
-      case RACK_LOCAL -> rackLocal++;
-      default -> offSwitch++;
+      case NODE_LOCAL:
+        nodeLocal++;
+        break;
+      case RACK_LOCAL:
+        rackLocal++;
+        break;
+      default:
+        offSwitch++;
+        break;
     }
     mapsByHost.merge(host, 1, Integer::sum);
   }

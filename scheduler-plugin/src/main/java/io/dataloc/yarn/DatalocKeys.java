@@ -3,6 +3,7 @@ package io.dataloc.yarn;
 import io.dataloc.core.jobs.JobOrderings;
 import io.dataloc.core.online.OnlinePolicies;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Every Dataloc setting's definition: name (under {@value #PREFIX}), default, what is allowed, what
@@ -37,7 +38,47 @@ public final class DatalocKeys {
   }
 
   /** One key: its definition, its tier and unit (empty where it has none). */
-  public record Key(String name, String defaultValue, String allowed, String description, Tier tier, String unit) {
+  public static final class Key {
+    private final String name;
+    private final String defaultValue;
+    private final String allowed;
+    private final String description;
+    private final Tier tier;
+    private final String unit;
+
+    public Key(String name, String defaultValue, String allowed, String description, Tier tier, String unit) {
+      this.name = name;
+      this.defaultValue = defaultValue;
+      this.allowed = allowed;
+      this.description = description;
+      this.tier = tier;
+      this.unit = unit;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public String defaultValue() {
+      return defaultValue;
+    }
+
+    public String allowed() {
+      return allowed;
+    }
+
+    public String description() {
+      return description;
+    }
+
+    public Tier tier() {
+      return tier;
+    }
+
+    public String unit() {
+      return unit;
+    }
+
     /** A tuning key without a unit; {@link #operator}, {@link #research} and {@link #unit} say otherwise. */
     public Key(String name, String defaultValue, String allowed, String description) {
       this(name, defaultValue, allowed, description, Tier.TUNING, "");
@@ -57,6 +98,38 @@ public final class DatalocKeys {
 
     Key unit(String u) {
       return new Key(name, defaultValue, allowed, description, tier, u);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Key)) {
+        return false;
+      }
+      Key that = (Key) o;
+      return Objects.equals(name, that.name)
+          && Objects.equals(defaultValue, that.defaultValue)
+          && Objects.equals(allowed, that.allowed)
+          && Objects.equals(description, that.description)
+          && Objects.equals(tier, that.tier)
+          && Objects.equals(unit, that.unit);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(name, defaultValue, allowed, description, tier, unit);
+    }
+
+    @Override
+    public String toString() {
+      return "Key[name=" + name
+          + ", defaultValue=" + defaultValue
+          + ", allowed=" + allowed
+          + ", description=" + description
+          + ", tier=" + tier
+          + ", unit=" + unit + "]";
     }
   }
 

@@ -50,10 +50,11 @@ public class DatalocSchedulerPage extends RmView {
 
     @Override
     protected void render(Block html) {
-      if (!(rm.getResourceScheduler() instanceof LocalityScheduler s)) {
+      if (!(rm.getResourceScheduler() instanceof LocalityScheduler)) {
         html.p().__("The scheduler is not Dataloc's LocalityScheduler.").__();
         return;
       }
+      LocalityScheduler s = (LocalityScheduler) rm.getResourceScheduler();
       DatalocConfiguration.Settings st = s.settings();
       DatalocMetrics m = s.datalocMetrics();
       html.h2("Dataloc locality scheduler" + (s.isDegraded() ? " (degraded to plain locality scheduling)" : ""));

@@ -1,6 +1,7 @@
 package io.dataloc.yarn;
 
 import io.dataloc.core.engine.DecisionEngine;
+import java.util.Objects;
 import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.slf4j.Logger;
@@ -21,12 +22,84 @@ final class EngineNodes {
    * @param slotsAtMost maps it holds at once when empty (0 in a labelled partition)
    * @param freeContainers minimum containers its unallocated room holds now (0 when labelled)
    */
-  record Facts(String name, String rack, int slots, int slotsAtMost, long freeContainers, boolean decommissioning) {
+  static final class Facts {
+    private final String name;
+    private final String rack;
+    private final int slots;
+    private final int slotsAtMost;
+    private final long freeContainers;
+    private final boolean decommissioning;
+
+    Facts(String name, String rack, int slots, int slotsAtMost, long freeContainers, boolean decommissioning) {
+      this.name = name;
+      this.rack = rack;
+      this.slots = slots;
+      this.slotsAtMost = slotsAtMost;
+      this.freeContainers = freeContainers;
+      this.decommissioning = decommissioning;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public String rack() {
+      return rack;
+    }
+
+    public int slots() {
+      return slots;
+    }
+
+    public int slotsAtMost() {
+      return slotsAtMost;
+    }
+
+    public long freeContainers() {
+      return freeContainers;
+    }
+
+    public boolean decommissioning() {
+      return decommissioning;
+    }
+
     static Facts of(SchedulerNode node, NodeSizes sizes) {
       int slots = sizes.slots(node);
       boolean labelled = NodeSizes.labelled(node);
       return new Facts(node.getNodeName(), node.getRackName(), slots, labelled ? 0 : slots,
           labelled ? 0 : sizes.minimumContainers(node.getUnallocatedResource()), EngineNodes.decommissioning(node));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Facts)) {
+        return false;
+      }
+      Facts that = (Facts) o;
+      return Objects.equals(name, that.name)
+          && Objects.equals(rack, that.rack)
+          && slots == that.slots
+          && slotsAtMost == that.slotsAtMost
+          && freeContainers == that.freeContainers
+          && decommissioning == that.decommissioning;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(name, rack, slots, slotsAtMost, freeContainers, decommissioning);
+    }
+
+    @Override
+    public String toString() {
+      return "Facts[name=" + name
+          + ", rack=" + rack
+          + ", slots=" + slots
+          + ", slotsAtMost=" + slotsAtMost
+          + ", freeContainers=" + freeContainers
+          + ", decommissioning=" + decommissioning + "]";
     }
   }
 

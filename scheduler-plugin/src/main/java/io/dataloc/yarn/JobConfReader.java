@@ -47,10 +47,11 @@ final class JobConfReader {
       StringBuilder text = new StringBuilder();
       while (r.hasNext()) {
         switch (r.next()) {
-          case XMLStreamConstants.DTD -> throw new PlacementBoundException("job.xml has a DTD (refused)");
-          case XMLStreamConstants.ENTITY_REFERENCE ->
-              throw new PlacementBoundException("job.xml refers to entity &" + r.getLocalName() + "; (refused)");
-          case XMLStreamConstants.START_ELEMENT -> {
+          case XMLStreamConstants.DTD:
+            throw new PlacementBoundException("job.xml has a DTD (refused)");
+          case XMLStreamConstants.ENTITY_REFERENCE:
+            throw new PlacementBoundException("job.xml refers to entity &" + r.getLocalName() + "; (refused)");
+          case XMLStreamConstants.START_ELEMENT: {
             String tag = r.getLocalName();
             if (tag.equals("property")) {
               name = null;
@@ -59,13 +60,17 @@ final class JobConfReader {
               field = tag;
               text.setLength(0);
             }
+            break;
           }
-          case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> {
+          case XMLStreamConstants.CHARACTERS:
+          case XMLStreamConstants.CDATA:
+          case XMLStreamConstants.SPACE: {
             if (field != null && text.length() < 65_536) {
               text.append(r.getText());
             }
+            break;
           }
-          case XMLStreamConstants.END_ELEMENT -> {
+          case XMLStreamConstants.END_ELEMENT: {
             String tag = r.getLocalName();
             if (tag.equals("name") && "name".equals(field)) {
               name = text.toString().trim();
@@ -76,9 +81,11 @@ final class JobConfReader {
             } else if (tag.equals("property") && name != null && value != null && wanted.contains(name)) {
               out.put(name, value);
             }
+            break;
           }
-          default -> {
+          default: {
             // comments, processing instructions: nothing to do
+            break;
           }
         }
       }

@@ -191,55 +191,71 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
 
   private void dispatch(SchedulerEvent event) {
     switch (event.getType()) {
-      case NODE_ADDED -> {
+      case NODE_ADDED: {
         NodeAddedSchedulerEvent e = (NodeAddedSchedulerEvent) event;
         locked("addNode", () -> parts.nodes.added(e.getAddedRMNode()));
         recoverContainersOnNode(e.getContainerReports(), e.getAddedRMNode());
+        break;
       }
-      case NODE_REMOVED -> locked("removeNode", () -> parts.nodes.removed(((NodeRemovedSchedulerEvent) event)
+      case NODE_REMOVED:
+        locked("removeNode", () -> parts.nodes.removed(((NodeRemovedSchedulerEvent) event)
           .getRemovedRMNode()));
-      case NODE_RESOURCE_UPDATE -> {
+        break;
+      case NODE_RESOURCE_UPDATE: {
         NodeResourceUpdateSchedulerEvent e = (NodeResourceUpdateSchedulerEvent) event;
         SchedulerEvents.warnOvercommit(e);
         updateNodeResource(e.getRMNode(), e.getResourceOption());
         locked("resized", () -> parts.nodes.resized(e.getRMNode()));
+        break;
       }
-      case NODE_UPDATE -> nodeUpdate(((NodeUpdateSchedulerEvent) event).getRMNode());
-      case APP_ADDED -> {
+      case NODE_UPDATE:
+        nodeUpdate(((NodeUpdateSchedulerEvent) event).getRMNode());
+        break;
+      case APP_ADDED: {
         AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
         locked("addApplication", () -> parts.lifecycle.added(e.getApplicationId(), e.getUser(), e.getQueue(),
             e.getApplicatonPriority(), e.getIsAppRecovering(), e.isUnmanagedAM()));
+        break;
       }
-      case APP_REMOVED -> {
+      case APP_REMOVED: {
         AppRemovedSchedulerEvent e = (AppRemovedSchedulerEvent) event;
         locked("doneApplication", () -> parts.lifecycle.removed(e.getApplicationID(), e.getFinalState()));
+        break;
       }
-      case APP_ATTEMPT_ADDED -> {
+      case APP_ATTEMPT_ADDED: {
         AppAttemptAddedSchedulerEvent e = (AppAttemptAddedSchedulerEvent) event;
         locked("addApplicationAttempt", () -> parts.lifecycle.attemptAdded(e.getApplicationAttemptId(),
             e.getTransferStateFromPreviousAttempt(), e.getIsAttemptRecovering()));
+        break;
       }
-      case APP_ATTEMPT_REMOVED -> {
+      case APP_ATTEMPT_REMOVED: {
         AppAttemptRemovedSchedulerEvent e = (AppAttemptRemovedSchedulerEvent) event;
         locked("doneApplicationAttempt", () -> parts.lifecycle.attemptRemoved(e.getApplicationAttemptID(),
             e.getFinalAttemptState(), e.getKeepContainersAcrossAppAttempts()));
+        break;
       }
-      case CONTAINER_EXPIRED -> {
+      case CONTAINER_EXPIRED: {
         ContainerId id = ((ContainerExpiredSchedulerEvent) event).getContainerId();
         RMContainer c = getRMContainer(id);
         if (c != null) {
           completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(id, SchedulerUtils.EXPIRED_CONTAINER),
               RMContainerEventType.EXPIRE);
         }
+        break;
       }
-      case RELEASE_CONTAINER -> {
+      case RELEASE_CONTAINER: {
         RMContainer c = ((ReleaseContainerEvent) event).getContainer();
         completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
             SchedulerUtils.RELEASED_CONTAINER), RMContainerEventType.RELEASED);
+        break;
       }
-      case NODE_LABELS_UPDATE -> locked("labelsChanged", () -> parts.nodes.labelsChanged(
+      case NODE_LABELS_UPDATE:
+        locked("labelsChanged", () -> parts.nodes.labelsChanged(
           ((NodeLabelsUpdateSchedulerEvent) event).getUpdatedNodeToLabels()));
-      default -> SchedulerEvents.ignore(event);
+        break;
+      default:
+        SchedulerEvents.ignore(event);
+        break;
     }
   }
 

@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.LongConsumer;
 
@@ -142,8 +143,88 @@ final class LockHolds {
   }
 
   /** The longest hold in wall and in CPU time, where each was taken, how many holds, their total. */
-  record Report(long maxNanos, String maxWhere, long maxCpuNanos, String maxCpuWhere, String maxCpuSegments,
-      long count, long totalNanos) {}
+  static final class Report {
+    private final long maxNanos;
+    private final String maxWhere;
+    private final long maxCpuNanos;
+    private final String maxCpuWhere;
+    private final String maxCpuSegments;
+    private final long count;
+    private final long totalNanos;
+
+    Report(long maxNanos, String maxWhere, long maxCpuNanos, String maxCpuWhere, String maxCpuSegments, long count,
+        long totalNanos) {
+      this.maxNanos = maxNanos;
+      this.maxWhere = maxWhere;
+      this.maxCpuNanos = maxCpuNanos;
+      this.maxCpuWhere = maxCpuWhere;
+      this.maxCpuSegments = maxCpuSegments;
+      this.count = count;
+      this.totalNanos = totalNanos;
+    }
+
+    public long maxNanos() {
+      return maxNanos;
+    }
+
+    public String maxWhere() {
+      return maxWhere;
+    }
+
+    public long maxCpuNanos() {
+      return maxCpuNanos;
+    }
+
+    public String maxCpuWhere() {
+      return maxCpuWhere;
+    }
+
+    public String maxCpuSegments() {
+      return maxCpuSegments;
+    }
+
+    public long count() {
+      return count;
+    }
+
+    public long totalNanos() {
+      return totalNanos;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Report)) {
+        return false;
+      }
+      Report that = (Report) o;
+      return maxNanos == that.maxNanos
+          && Objects.equals(maxWhere, that.maxWhere)
+          && maxCpuNanos == that.maxCpuNanos
+          && Objects.equals(maxCpuWhere, that.maxCpuWhere)
+          && Objects.equals(maxCpuSegments, that.maxCpuSegments)
+          && count == that.count
+          && totalNanos == that.totalNanos;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(maxNanos, maxWhere, maxCpuNanos, maxCpuWhere, maxCpuSegments, count, totalNanos);
+    }
+
+    @Override
+    public String toString() {
+      return "Report[maxNanos=" + maxNanos
+          + ", maxWhere=" + maxWhere
+          + ", maxCpuNanos=" + maxCpuNanos
+          + ", maxCpuWhere=" + maxCpuWhere
+          + ", maxCpuSegments=" + maxCpuSegments
+          + ", count=" + count
+          + ", totalNanos=" + totalNanos + "]";
+    }
+  }
 
   Report report() {
     return new Report(maxNanos, maxWhere, maxCpuNanos, maxCpuWhere, maxCpuSegments, count, totalNanos);

@@ -58,12 +58,20 @@ final class MapContainerSize {
     long mb = -1;
     while (m.find()) {
       long v = Long.parseLong(m.group(1));
-      mb = switch (m.group(2).toLowerCase(java.util.Locale.ROOT)) {
-        case "g" -> v * 1024;
-        case "m" -> v;
-        case "k" -> v / 1024;
-        default -> v / (1024 * 1024);
-      };
+      switch (m.group(2).toLowerCase(java.util.Locale.ROOT)) {
+        case "g":
+          mb = v * 1024;
+          break;
+        case "m":
+          mb = v;
+          break;
+        case "k":
+          mb = v / 1024;
+          break;
+        default:
+          mb = v / (1024 * 1024);
+          break;
+      }
     }
     return mb;
   }

@@ -3,6 +3,7 @@ package io.dataloc.yarn;
 import io.dataloc.core.engine.DecisionEngine;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.Resource;
@@ -71,7 +72,47 @@ final class NodeSizes {
     return u.unit();
   }
 
-  private record Unit(Resource minimum, Resource unit) {}
+  private static final class Unit {
+    private final Resource minimum;
+    private final Resource unit;
+
+    private Unit(Resource minimum, Resource unit) {
+      this.minimum = minimum;
+      this.unit = unit;
+    }
+
+    public Resource minimum() {
+      return minimum;
+    }
+
+    public Resource unit() {
+      return unit;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Unit)) {
+        return false;
+      }
+      Unit that = (Unit) o;
+      return Objects.equals(minimum, that.minimum)
+          && Objects.equals(unit, that.unit);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(minimum, unit);
+    }
+
+    @Override
+    public String toString() {
+      return "Unit[minimum=" + minimum
+          + ", unit=" + unit + "]";
+    }
+  }
 
   private volatile Unit unit;
 

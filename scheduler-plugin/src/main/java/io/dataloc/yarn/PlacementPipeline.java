@@ -8,6 +8,7 @@ import io.dataloc.core.engine.PlanHosts;
 import io.dataloc.core.engine.PlanInput;
 import io.dataloc.core.model.Assignment;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,6 +24,7 @@ import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
+import org.apache.hadoop.yarn.api.records.impl.pb.ApplicationSubmissionContextPBImpl;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.slf4j.Logger;
@@ -63,7 +65,7 @@ final class PlacementPipeline {
     this.normalize = normalize;
     this.rmConf = rmConf;
     DatalocConfiguration.Settings s = ctx.settings();
-    DatalocConfiguration.Bounds b = s.bounds();
+    PlacementBounds b = s.bounds();
     readers = new ThreadPoolExecutor(b.placementThreads(), b.placementThreads(), 60, TimeUnit.SECONDS,
         new LinkedBlockingQueue<>(b.maxWaiting()), daemon("dataloc-placement"));
     readers.allowCoreThreadTimeOut(true);
@@ -109,10 +111,9 @@ final class PlacementPipeline {
     a.startReading();
     // A copy, made before the AM launcher exists: it reads the same protobuf-backed record later.
     var submitted = rmApp.getApplicationSubmissionContext();
-    ApplicationSubmissionContext copy =
-        submitted instanceof org.apache.hadoop.yarn.api.records.impl.pb.ApplicationSubmissionContextPBImpl pb
-            ? new org.apache.hadoop.yarn.api.records.impl.pb.ApplicationSubmissionContextPBImpl(pb.getProto())
-            : submitted;
+    ApplicationSubmissionContext copy = submitted instanceof ApplicationSubmissionContextPBImpl
+        ? new ApplicationSubmissionContextPBImpl(((ApplicationSubmissionContextPBImpl) submitted).getProto())
+        : submitted;
     String type = rmApp.getApplicationType();
     PlacementReader r = reader;
     DatalocConfiguration.Settings s = ctx.settings();
@@ -272,8 +273,79 @@ final class PlacementPipeline {
    * id ({@code rackOfHost}, negative if it has none) and the default rack's, where the MapReduce AM
    * puts hosts no node has (negative if no node is on it).
    */
-  private record Snapshot(PlanHosts hosts, int taskCount, int liveTasks, int capacity, int[] rackOfHost,
-      int defaultRack) {}
+  private static final class Snapshot {
+    private final PlanHosts hosts;
+    private final int taskCount;
+    private final int liveTasks;
+    private final int capacity;
+    private final int[] rackOfHost;
+    private final int defaultRack;
+
+    private Snapshot(PlanHosts hosts, int taskCount, int liveTasks, int capacity, int[] rackOfHost, int defaultRack) {
+      this.hosts = hosts;
+      this.taskCount = taskCount;
+      this.liveTasks = liveTasks;
+      this.capacity = capacity;
+      this.rackOfHost = rackOfHost;
+      this.defaultRack = defaultRack;
+    }
+
+    public PlanHosts hosts() {
+      return hosts;
+    }
+
+    public int taskCount() {
+      return taskCount;
+    }
+
+    public int liveTasks() {
+      return liveTasks;
+    }
+
+    public int capacity() {
+      return capacity;
+    }
+
+    public int[] rackOfHost() {
+      return rackOfHost;
+    }
+
+    public int defaultRack() {
+      return defaultRack;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Snapshot)) {
+        return false;
+      }
+      Snapshot that = (Snapshot) o;
+      return Objects.equals(hosts, that.hosts)
+          && taskCount == that.taskCount
+          && liveTasks == that.liveTasks
+          && capacity == that.capacity
+          && Objects.equals(rackOfHost, that.rackOfHost)
+          && defaultRack == that.defaultRack;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(hosts, taskCount, liveTasks, capacity, rackOfHost, defaultRack);
+    }
+
+    @Override
+    public String toString() {
+      return "Snapshot[hosts=" + hosts
+          + ", taskCount=" + taskCount
+          + ", liveTasks=" + liveTasks
+          + ", capacity=" + capacity
+          + ", rackOfHost=" + rackOfHost
+          + ", defaultRack=" + defaultRack + "]";
+    }
+  }
 
   private void planOrThrow(DatalocApp a, PlacementReader.Placement placement, DatalocConfiguration.Settings s)
       throws InterruptedException {

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.io.InputStream;
 import java.security.PrivilegedExceptionAction;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.ToIntFunction;
 import io.dataloc.core.model.TaskHosts;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * <p>Everything here is the user's and is believed only within bounds ({@link
- * DatalocConfiguration.Bounds}): job files are opened only on the default file system, only under
+ * PlacementBounds}): job files are opened only on the default file system, only under
  * a {@code USER/.staging/JOB} directory of the submitting user (and under
  * {@code placement.staging-root} when it is set), and {@code job.xml} only beside the split file;
  * a file's size is checked before it is opened and its stream is cut at the bound; counts and
@@ -57,24 +58,80 @@ final class PlacementReader {
    * What was read, and from where: each map task's hosts as node ids ({@code hosts}); {@code map}
    * is the container each map will take, when the job's configuration said (else null).
    */
-  record Placement(TaskHosts hosts, String source, boolean amOrder, Resource map) {
+  static final class Placement {
+    private final TaskHosts hosts;
+    private final String source;
+    private final boolean amOrder;
+    private final Resource map;
+
+    Placement(TaskHosts hosts, String source, boolean amOrder, Resource map) {
+      this.hosts = hosts;
+      this.source = source;
+      this.amOrder = amOrder;
+      this.map = map;
+    }
+
+    public TaskHosts hosts() {
+      return hosts;
+    }
+
+    public String source() {
+      return source;
+    }
+
+    public boolean amOrder() {
+      return amOrder;
+    }
+
+    public Resource map() {
+      return map;
+    }
+
     /** The heap it holds, in bytes (an estimate). */
     long bytes() {
       return 64 + hosts.bytes();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Placement)) {
+        return false;
+      }
+      Placement that = (Placement) o;
+      return Objects.equals(hosts, that.hosts)
+          && Objects.equals(source, that.source)
+          && amOrder == that.amOrder
+          && Objects.equals(map, that.map);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(hosts, source, amOrder, map);
+    }
+
+    @Override
+    public String toString() {
+      return "Placement[hosts=" + hosts
+          + ", source=" + source
+          + ", amOrder=" + amOrder
+          + ", map=" + map + "]";
     }
   }
 
   private final Configuration conf;
   private final Set<String> sources;
   private final String hintEnv;
-  private final DatalocConfiguration.Bounds bounds;
+  private final PlacementBounds bounds;
 
   /** With the default bounds and read timeout (tests). */
   PlacementReader(Configuration conf, Set<String> sources, String hintEnv) {
-    this(conf, sources, hintEnv, DatalocConfiguration.Bounds.defaults(), 10_000);
+    this(conf, sources, hintEnv, PlacementBounds.defaults(), 10_000);
   }
 
-  PlacementReader(Configuration conf, Set<String> sources, String hintEnv, DatalocConfiguration.Bounds bounds,
+  PlacementReader(Configuration conf, Set<String> sources, String hintEnv, PlacementBounds bounds,
       long readTimeoutMs) {
     this.conf = withTimeouts(conf, readTimeoutMs);
     this.sources = sources;

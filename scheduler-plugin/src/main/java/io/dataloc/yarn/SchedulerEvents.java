@@ -27,18 +27,24 @@ final class SchedulerEvents {
   /** The application an event is about, if any (it pays for an error met handling it). */
   static ApplicationId blameOf(SchedulerEvent event) {
     try {
-      return switch (event.getType()) {
-        case APP_ADDED -> ((AppAddedSchedulerEvent) event).getApplicationId();
-        case APP_REMOVED -> ((AppRemovedSchedulerEvent) event).getApplicationID();
-        case APP_ATTEMPT_ADDED -> ((AppAttemptAddedSchedulerEvent) event).getApplicationAttemptId().getApplicationId();
-        case APP_ATTEMPT_REMOVED ->
-            ((AppAttemptRemovedSchedulerEvent) event).getApplicationAttemptID().getApplicationId();
-        case CONTAINER_EXPIRED -> ((ContainerExpiredSchedulerEvent) event).getContainerId().getApplicationAttemptId()
+      switch (event.getType()) {
+        case APP_ADDED:
+          return ((AppAddedSchedulerEvent) event).getApplicationId();
+        case APP_REMOVED:
+          return ((AppRemovedSchedulerEvent) event).getApplicationID();
+        case APP_ATTEMPT_ADDED:
+          return ((AppAttemptAddedSchedulerEvent) event).getApplicationAttemptId().getApplicationId();
+        case APP_ATTEMPT_REMOVED:
+          return ((AppAttemptRemovedSchedulerEvent) event).getApplicationAttemptID().getApplicationId();
+        case CONTAINER_EXPIRED:
+          return ((ContainerExpiredSchedulerEvent) event).getContainerId().getApplicationAttemptId()
             .getApplicationId();
-        case RELEASE_CONTAINER -> ((ReleaseContainerEvent) event).getContainer().getApplicationAttemptId()
+        case RELEASE_CONTAINER:
+          return ((ReleaseContainerEvent) event).getContainer().getApplicationAttemptId()
             .getApplicationId();
-        default -> null;
-      };
+        default:
+          return null;
+      }
     } catch (RuntimeException e) {
       return null;
     }
@@ -60,10 +66,18 @@ final class SchedulerEvents {
    */
   static void ignore(SchedulerEvent event) {
     switch (event.getType()) {
-      case NODE_ATTRIBUTES_UPDATE, KILL_RESERVED_CONTAINER, MARK_CONTAINER_FOR_PREEMPTION,
-          MARK_CONTAINER_FOR_KILLABLE, MARK_CONTAINER_FOR_NONKILLABLE, MANAGE_QUEUE, AUTO_QUEUE_DELETION ->
-          LOG.debug("Ignoring {}", event.getType());
-      default -> LOG.warn("Unknown scheduler event {}; ignoring", event.getType());
+      case NODE_ATTRIBUTES_UPDATE:
+      case KILL_RESERVED_CONTAINER:
+      case MARK_CONTAINER_FOR_PREEMPTION:
+      case MARK_CONTAINER_FOR_KILLABLE:
+      case MARK_CONTAINER_FOR_NONKILLABLE:
+      case MANAGE_QUEUE:
+      case AUTO_QUEUE_DELETION:
+        LOG.debug("Ignoring {}", event.getType());
+        break;
+      default:
+        LOG.warn("Unknown scheduler event {}; ignoring", event.getType());
+        break;
     }
   }
 

@@ -1,6 +1,7 @@
 package io.dataloc.yarn;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
@@ -20,11 +21,107 @@ import org.apache.hadoop.yarn.util.resource.ResourceCalculator;
  */
 final class SchedulerParts {
   /** What the parts need of YARN's scheduler base class. */
-  record Yarn(ClusterNodeTracker<FiCaSchedulerNode> nodes,
-      Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>> applications, QueueTree queues,
-      ResourceCalculator calculator, Supplier<Resource> minimumAllocation, UnaryOperator<Resource> normalize,
-      NodeEvents.Completer completer, Supplier<Priority> clusterMaxPriority,
-      java.util.function.LongSupplier clock) {}
+  static final class Yarn {
+    private final ClusterNodeTracker<FiCaSchedulerNode> nodes;
+    private final Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>> applications;
+    private final QueueTree queues;
+    private final ResourceCalculator calculator;
+    private final Supplier<Resource> minimumAllocation;
+    private final UnaryOperator<Resource> normalize;
+    private final NodeEvents.Completer completer;
+    private final Supplier<Priority> clusterMaxPriority;
+    private final java.util.function.LongSupplier clock;
+
+    Yarn(ClusterNodeTracker<FiCaSchedulerNode> nodes,
+        Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>> applications, QueueTree queues,
+        ResourceCalculator calculator, Supplier<Resource> minimumAllocation, UnaryOperator<Resource> normalize,
+        NodeEvents.Completer completer, Supplier<Priority> clusterMaxPriority,
+        java.util.function.LongSupplier clock) {
+      this.nodes = nodes;
+      this.applications = applications;
+      this.queues = queues;
+      this.calculator = calculator;
+      this.minimumAllocation = minimumAllocation;
+      this.normalize = normalize;
+      this.completer = completer;
+      this.clusterMaxPriority = clusterMaxPriority;
+      this.clock = clock;
+    }
+
+    public ClusterNodeTracker<FiCaSchedulerNode> nodes() {
+      return nodes;
+    }
+
+    public Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>> applications() {
+      return applications;
+    }
+
+    public QueueTree queues() {
+      return queues;
+    }
+
+    public ResourceCalculator calculator() {
+      return calculator;
+    }
+
+    public Supplier<Resource> minimumAllocation() {
+      return minimumAllocation;
+    }
+
+    public UnaryOperator<Resource> normalize() {
+      return normalize;
+    }
+
+    public NodeEvents.Completer completer() {
+      return completer;
+    }
+
+    public Supplier<Priority> clusterMaxPriority() {
+      return clusterMaxPriority;
+    }
+
+    public java.util.function.LongSupplier clock() {
+      return clock;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Yarn)) {
+        return false;
+      }
+      Yarn that = (Yarn) o;
+      return Objects.equals(nodes, that.nodes)
+          && Objects.equals(applications, that.applications)
+          && Objects.equals(queues, that.queues)
+          && Objects.equals(calculator, that.calculator)
+          && Objects.equals(minimumAllocation, that.minimumAllocation)
+          && Objects.equals(normalize, that.normalize)
+          && Objects.equals(completer, that.completer)
+          && Objects.equals(clusterMaxPriority, that.clusterMaxPriority)
+          && Objects.equals(clock, that.clock);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(nodes, applications, queues, calculator, minimumAllocation, normalize, completer, clusterMaxPriority, clock);
+    }
+
+    @Override
+    public String toString() {
+      return "Yarn[nodes=" + nodes
+          + ", applications=" + applications
+          + ", queues=" + queues
+          + ", calculator=" + calculator
+          + ", minimumAllocation=" + minimumAllocation
+          + ", normalize=" + normalize
+          + ", completer=" + completer
+          + ", clusterMaxPriority=" + clusterMaxPriority
+          + ", clock=" + clock + "]";
+    }
+  }
 
   final PlanService plans;
   final DatalocState state;

@@ -46,7 +46,7 @@ public final class SplitMetaInfoReader {
    * @param hostId a node's id by its name, or a negative number for a name no node has
    * @throws PlacementBoundException naming the bound a count or length exceeds
    */
-  static TaskHosts read(InputStream in, long length, DatalocConfiguration.Bounds bounds, ToIntFunction<String> hostId)
+  static TaskHosts read(InputStream in, long length, PlacementBounds bounds, ToIntFunction<String> hostId)
       throws IOException {
     DataInput data = new DataInputStream(in);
     byte[] header = new byte[HEADER.length];

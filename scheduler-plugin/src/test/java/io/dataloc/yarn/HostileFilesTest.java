@@ -57,7 +57,7 @@ class HostileFilesTest {
     return bytes.toByteArray();
   }
 
-  private static List<List<String>> parse(byte[] file, DatalocConfiguration.Bounds b) throws IOException {
+  private static List<List<String>> parse(byte[] file, PlacementBounds b) throws IOException {
     HostNames names = new HostNames();
     return names.of(SplitMetaInfoReader.read(new ByteArrayInputStream(file), file.length, b, names));
   }
@@ -67,11 +67,11 @@ class HostileFilesTest {
   void aTinyFileClaimingMillionsOfSplitsIsRefusedBeforeAllocating() throws Exception {
     byte[] file = splitFile(50_000_000, null, null, false);
     assertTrue(file.length <= 16, "a " + file.length + "-byte file");
-    IOException e = assertThrows(IOException.class, () -> parse(file, DatalocConfiguration.Bounds.defaults()));
+    IOException e = assertThrows(IOException.class, () -> parse(file, PlacementBounds.defaults()));
     // 50M > placement.max-splits (200,000): the bound is named.
     assertTrue(e.getMessage().contains("placement.max-splits"), e.getMessage());
     byte[] within = splitFile(150_000, null, null, false);
-    IOException e2 = assertThrows(IOException.class, () -> parse(within, DatalocConfiguration.Bounds.defaults()));
+    IOException e2 = assertThrows(IOException.class, () -> parse(within, PlacementBounds.defaults()));
     assertTrue(e2.getMessage().contains("splits in a file of"), e2.getMessage());
   }
 
@@ -87,7 +87,7 @@ class HostileFilesTest {
     WritableUtils.writeVInt(out, Integer.MAX_VALUE);
     byte[] file = bytes.toByteArray();
     PlacementBoundException e = assertThrows(PlacementBoundException.class,
-        () -> parse(file, DatalocConfiguration.Bounds.defaults()));
+        () -> parse(file, PlacementBounds.defaults()));
     assertEquals(DatalocKeys.MAX_HOST_LENGTH, e.key());
   }
 
@@ -95,7 +95,7 @@ class HostileFilesTest {
   void tenThousandLocationsPerSplitExceedTheHostsBound() throws Exception {
     byte[] file = splitFile(1, new int[] {10_000}, "h1", true);
     PlacementBoundException e = assertThrows(PlacementBoundException.class,
-        () -> parse(file, DatalocConfiguration.Bounds.defaults()));
+        () -> parse(file, PlacementBounds.defaults()));
     assertEquals(DatalocKeys.MAX_HOSTS_PER_SPLIT, e.key());
     assertTrue(e.getMessage().contains("yarn.scheduler.dataloc.placement.max-hosts-per-split"), e.getMessage());
   }
@@ -105,11 +105,11 @@ class HostileFilesTest {
     byte[] whole = splitFile(3, new int[] {2, 2, 2}, "h1", true);
     for (int cut = 8; cut < whole.length; cut++) {
       byte[] part = java.util.Arrays.copyOf(whole, cut);
-      assertThrows(IOException.class, () -> parse(part, DatalocConfiguration.Bounds.defaults()), "cut at " + cut);
+      assertThrows(IOException.class, () -> parse(part, PlacementBounds.defaults()), "cut at " + cut);
     }
     byte[] bad = splitFile(1, new int[] {1}, "hx", true);
     bad[bad.length - 4] = (byte) 0xff; // inside the host name
-    assertThrows(IOException.class, () -> parse(bad, DatalocConfiguration.Bounds.defaults()));
+    assertThrows(IOException.class, () -> parse(bad, PlacementBounds.defaults()));
   }
 
   /** The local file system, recording who opens files. */
@@ -138,7 +138,7 @@ class HostileFilesTest {
     conf.setClass("fs.file.impl", RecordingFileSystem.class, org.apache.hadoop.fs.FileSystem.class);
     conf.setBoolean("fs.file.impl.disable.cache", true);
     PlacementReader r = new PlacementReader(conf, Set.of("split-metainfo"), "DATALOC_INPUT_PATHS",
-        DatalocConfiguration.Bounds.defaults(), 5_000);
+        PlacementBounds.defaults(), 5_000);
     RecordingFileSystem.OPENERS.clear();
     assertEquals(2, r.read(app(split, null), "MAPREDUCE", me, names).hosts().tasks());
     assertFalse(RecordingFileSystem.OPENERS.isEmpty(), "the split file was opened");
@@ -174,12 +174,12 @@ class HostileFilesTest {
     return d;
   }
 
-  private static PlacementReader reader(DatalocConfiguration.Bounds b) {
+  private static PlacementReader reader(PlacementBounds b) {
     return new PlacementReader(new Configuration(false), Set.of("split-metainfo", "input-hint"),
         "DATALOC_INPUT_PATHS", b, 5_000);
   }
 
-  private static DatalocConfiguration.Bounds bounds(String key, String value) {
+  private static PlacementBounds bounds(String key, String value) {
     Configuration c = new Configuration(false);
     c.set(DatalocKeys.PREFIX + key, value);
     return DatalocConfiguration.load(c).bounds();
@@ -203,7 +203,7 @@ class HostileFilesTest {
   @Test
   void filesOutsideTheJobsStagingDirectoryAreRefused() throws Exception {
     Path elsewhere = Files.write(dir.resolve("job.splitmetainfo"), splitFile(1, new int[] {1}, "h1", true));
-    PlacementReader r = reader(DatalocConfiguration.Bounds.defaults());
+    PlacementReader r = reader(PlacementBounds.defaults());
     assertThrows(PlacementBoundException.class, () -> r.read(app(elsewhere, null), "MAPREDUCE", "alice", names));
     // Another user's staging directory.
     Path bobs = Files.write(jobDir("bob").resolve("job.splitmetainfo"), splitFile(1, new int[] {1}, "h1", true));
@@ -230,7 +230,7 @@ class HostileFilesTest {
       ApplicationSubmissionContext ctx = Records.newRecord(ApplicationSubmissionContext.class);
       ctx.setAMContainerSpec(clc);
       PlacementBoundException e = assertThrows(PlacementBoundException.class,
-          () -> reader(DatalocConfiguration.Bounds.defaults()).read(ctx, "MAPREDUCE", "alice", names));
+          () -> reader(PlacementBounds.defaults()).read(ctx, "MAPREDUCE", "alice", names));
       assertTrue(e.getMessage().contains("default file system"), e.getMessage());
       assertThrows(java.net.SocketTimeoutException.class, server::accept, "nothing connected");
     }
@@ -248,7 +248,7 @@ class HostileFilesTest {
         "<configuration><property><name>mapreduce.map.memory.mb</name><value>4096</value></property></configuration>");
     Path xinclude = Files.writeString(d.resolve("job.xml"), "<configuration xmlns:xi=\"http://www.w3.org/2001/XInclude\">"
         + "<xi:include href=\"" + included.toUri() + "\"/></configuration>");
-    PlacementReader r = reader(DatalocConfiguration.Bounds.defaults());
+    PlacementReader r = reader(PlacementBounds.defaults());
     PlacementReader.Placement p = r.read(app(split, xinclude), "MAPREDUCE", "alice", names);
     assertNotEquals(4096, p.map().getMemorySize(), "the included file was not read");
     assertEquals(1024, p.map().getMemorySize());

@@ -76,7 +76,7 @@ public final class SecureReadCheck {
       ByteBuffer aliceTokens = tokens(conf, "alice@" + realm, keytab);
       ByteBuffer bobTokens = tokens(conf, "bob@" + realm, keytab);
       PlacementReader reader = new PlacementReader(conf, Set.of("split-metainfo"), "DATALOC_INPUT_PATHS",
-          DatalocConfiguration.Bounds.defaults(), 30_000);
+          PlacementBounds.defaults(), 30_000);
       HostNames names = new HostNames();
       int tasks = reader.read(app(aliceSplit, aliceTokens), "MAPREDUCE", "alice", names).hosts().tasks();
       check("alice's job read with her token", tasks == 3, "tasks " + tasks);

@@ -40,7 +40,7 @@ public final class SplitFileHeapCheck {
     List<Future<TaskHosts>> reads = new ArrayList<>();
     for (int i = 0; i < submissions; i++) {
       reads.add(pool.submit(() -> SplitMetaInfoReader.read(new BufferedInputStream(new LargestSplitFile()),
-          LargestSplitFile.length(), DatalocConfiguration.Bounds.defaults(), hostId)));
+          LargestSplitFile.length(), PlacementBounds.defaults(), hostId)));
     }
     List<TaskHosts> kept = new ArrayList<>();
     for (Future<TaskHosts> f : reads) {

@@ -2,6 +2,7 @@ package io.dataloc.core.am;
 
 import io.dataloc.core.jobs.JobOrdering;
 import io.dataloc.core.jobs.JobView;
+import java.util.Objects;
 
 /**
  * Which waiting ApplicationMaster is admitted next, when the AM limit lets one more in.
@@ -38,7 +39,41 @@ import io.dataloc.core.jobs.JobView;
 public final class AmAdmission {
 
   /** A job waiting for its ApplicationMaster: {@code arrival} and {@code now} in one unit of time. */
-  public record Waiting(int index, String user, long arrival, long size, int priority) implements JobView {
+  public static final class Waiting implements JobView {
+    private final int index;
+    private final String user;
+    private final long arrival;
+    private final long size;
+    private final int priority;
+
+    public Waiting(int index, String user, long arrival, long size, int priority) {
+      this.index = index;
+      this.user = user;
+      this.arrival = arrival;
+      this.size = size;
+      this.priority = priority;
+    }
+
+    public int index() {
+      return index;
+    }
+
+    public String user() {
+      return user;
+    }
+
+    public long arrival() {
+      return arrival;
+    }
+
+    public long size() {
+      return size;
+    }
+
+    public int priority() {
+      return priority;
+    }
+
     @Override
     public int running() {
       return 0;
@@ -52,6 +87,36 @@ public final class AmAdmission {
     @Override
     public long estimatedWork() {
       return Math.max(1, size);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Waiting)) {
+        return false;
+      }
+      Waiting that = (Waiting) o;
+      return index == that.index
+          && Objects.equals(user, that.user)
+          && arrival == that.arrival
+          && size == that.size
+          && priority == that.priority;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(index, user, arrival, size, priority);
+    }
+
+    @Override
+    public String toString() {
+      return "Waiting[index=" + index
+          + ", user=" + user
+          + ", arrival=" + arrival
+          + ", size=" + size
+          + ", priority=" + priority + "]";
     }
   }
 

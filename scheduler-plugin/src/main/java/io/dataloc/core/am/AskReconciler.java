@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.PriorityQueue;
 
 /**
@@ -39,11 +40,59 @@ public final class AskReconciler {
    * @param dropNewest drop this many, newest first
    * @param add add this many, built from the asks
    */
-  public record Delta(boolean dropAll, int dropNewest, int add) {
+  public static final class Delta {
+    private final boolean dropAll;
+    private final int dropNewest;
+    private final int add;
+
+    public Delta(boolean dropAll, int dropNewest, int add) {
+      this.dropAll = dropAll;
+      this.dropNewest = dropNewest;
+      this.add = add;
+    }
+
+    public boolean dropAll() {
+      return dropAll;
+    }
+
+    public int dropNewest() {
+      return dropNewest;
+    }
+
+    public int add() {
+      return add;
+    }
+
     public static final Delta NONE = new Delta(false, 0, 0);
 
     public boolean isNone() {
       return equals(NONE);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Delta)) {
+        return false;
+      }
+      Delta that = (Delta) o;
+      return dropAll == that.dropAll
+          && dropNewest == that.dropNewest
+          && add == that.add;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(dropAll, dropNewest, add);
+    }
+
+    @Override
+    public String toString() {
+      return "Delta[dropAll=" + dropAll
+          + ", dropNewest=" + dropNewest
+          + ", add=" + add + "]";
     }
   }
 

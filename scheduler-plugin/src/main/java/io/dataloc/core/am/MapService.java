@@ -4,6 +4,7 @@ import io.dataloc.core.engine.Decision;
 import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.Rehoming;
 import java.util.HashSet;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -162,9 +163,57 @@ public final class MapService {
   }
 
   /** The declines' answer: the verdict, the tasks a non-local decline moved, the re-homing proposal (or null). */
-  public record Admit(PlanGuard.Verdict verdict, int moved, Rehoming proposal) {
+  public static final class Admit {
+    private final PlanGuard.Verdict verdict;
+    private final int moved;
+    private final Rehoming proposal;
+
+    public Admit(PlanGuard.Verdict verdict, int moved, Rehoming proposal) {
+      this.verdict = verdict;
+      this.moved = moved;
+      this.proposal = proposal;
+    }
+
+    public PlanGuard.Verdict verdict() {
+      return verdict;
+    }
+
+    public int moved() {
+      return moved;
+    }
+
+    public Rehoming proposal() {
+      return proposal;
+    }
+
     /** A proposal no decline applies to (the job's AM is not replayed, or it starves). */
     public static final Admit TAKE_AS_DECIDED = new Admit(PlanGuard.Verdict.TAKE, 0, null);
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Admit)) {
+        return false;
+      }
+      Admit that = (Admit) o;
+      return Objects.equals(verdict, that.verdict)
+          && moved == that.moved
+          && Objects.equals(proposal, that.proposal);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(verdict, moved, proposal);
+    }
+
+    @Override
+    public String toString() {
+      return "Admit[verdict=" + verdict
+          + ", moved=" + moved
+          + ", proposal=" + proposal + "]";
+    }
   }
 
   private static void release(DecisionEngine engine, Decision d, Refusal r, int host, Set<Long> excluded,

@@ -4,6 +4,7 @@ import io.dataloc.core.model.Assignment;
 import io.dataloc.core.model.Problem;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The plan's two declines, for one planned job whose MapReduce AM the scheduler replays
@@ -82,7 +83,55 @@ public final class PlanGuard {
   }
 
   /** A plan's shape: waves on its busiest host, most tasks at once on one host, each host's slots. */
-  private record Shape(int waves, int concurrency, Map<String, Integer> slots) {}
+  private static final class Shape {
+    private final int waves;
+    private final int concurrency;
+    private final Map<String, Integer> slots;
+
+    private Shape(int waves, int concurrency, Map<String, Integer> slots) {
+      this.waves = waves;
+      this.concurrency = concurrency;
+      this.slots = slots;
+    }
+
+    public int waves() {
+      return waves;
+    }
+
+    public int concurrency() {
+      return concurrency;
+    }
+
+    public Map<String, Integer> slots() {
+      return slots;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Shape)) {
+        return false;
+      }
+      Shape that = (Shape) o;
+      return waves == that.waves
+          && concurrency == that.concurrency
+          && Objects.equals(slots, that.slots);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(waves, concurrency, slots);
+    }
+
+    @Override
+    public String toString() {
+      return "Shape[waves=" + waves
+          + ", concurrency=" + concurrency
+          + ", slots=" + slots + "]";
+    }
+  }
 
   private static Shape shapeOf(Problem p, Assignment plan) {
     int[] perHost = new int[p.cluster().hostCount()];

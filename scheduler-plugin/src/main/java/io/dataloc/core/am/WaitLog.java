@@ -148,7 +148,7 @@ public final class WaitLog {
       private static final long serialVersionUID = 1L;
 
       @Override
-      protected boolean removeEldestEntry(Map.Entry<String, Entry[]> eldest) {
+      protected boolean removeEldestEntry(Map.Entry<String, WaitLog.Entry[]> eldest) {
         return size() > WaitLog.this.nodes;
       }
     };

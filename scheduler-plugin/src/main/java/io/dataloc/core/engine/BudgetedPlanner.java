@@ -7,6 +7,7 @@ import io.dataloc.core.offline.Assigner;
 import io.dataloc.core.offline.AssignerOptions;
 import io.dataloc.core.offline.Assigners;
 import io.dataloc.core.offline.HostLevelling;
+import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -39,9 +40,73 @@ public final class BudgetedPlanner {
    * What planning gave: the plan (null if none), the assigner that made it, whether the main one
    * ran out of budget, why there is no plan (empty if there is one), and the time taken.
    */
-  public record Result(Assignment plan, String planner, boolean overBudget, String failure, long nanos) {
+  public static final class Result {
+    private final Assignment plan;
+    private final String planner;
+    private final boolean overBudget;
+    private final String failure;
+    private final long nanos;
+
+    public Result(Assignment plan, String planner, boolean overBudget, String failure, long nanos) {
+      this.plan = plan;
+      this.planner = planner;
+      this.overBudget = overBudget;
+      this.failure = failure;
+      this.nanos = nanos;
+    }
+
+    public Assignment plan() {
+      return plan;
+    }
+
+    public String planner() {
+      return planner;
+    }
+
+    public boolean overBudget() {
+      return overBudget;
+    }
+
+    public String failure() {
+      return failure;
+    }
+
+    public long nanos() {
+      return nanos;
+    }
+
     public double millis() {
       return nanos / 1e6;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Result)) {
+        return false;
+      }
+      Result that = (Result) o;
+      return Objects.equals(plan, that.plan)
+          && Objects.equals(planner, that.planner)
+          && overBudget == that.overBudget
+          && Objects.equals(failure, that.failure)
+          && nanos == that.nanos;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(plan, planner, overBudget, failure, nanos);
+    }
+
+    @Override
+    public String toString() {
+      return "Result[plan=" + plan
+          + ", planner=" + planner
+          + ", overBudget=" + overBudget
+          + ", failure=" + failure
+          + ", nanos=" + nanos + "]";
     }
   }
 
@@ -86,8 +151,8 @@ public final class BudgetedPlanner {
     } finally {
       if (plan == null && f != null) {
         f.cancel(true);
-        if (planners instanceof ThreadPoolExecutor pool) {
-          pool.purge(); // a cancelled task still queued holds its problem until purged
+        if (planners instanceof ThreadPoolExecutor) {
+          ((ThreadPoolExecutor) planners).purge(); // a cancelled task still queued holds its problem until purged
         }
       }
     }

@@ -4,6 +4,7 @@ import io.dataloc.core.jobs.JobOrderings;
 import io.dataloc.core.model.CostModel;
 import io.dataloc.core.offline.Assigners;
 import io.dataloc.core.online.OnlinePolicies;
+import java.util.Objects;
 
 /**
  * Everything the decision engine is configured with, validated here once.
@@ -27,12 +28,25 @@ import io.dataloc.core.online.OnlinePolicies;
  * @param costLearnSamples plans' locality costs learned from observed durations once local and
  *     one non-local level have this many samples ({@link CostLearning}; 0 = never)
  */
-public record EngineConfig(
-    String policy, String ordering, String planner, CostModel planCost, long alpha, long beta, long gamma,
-    int learnSamples, int nodeDelay, int rackDelay, int maxPlanTasks, long seed, int starvation,
-    int costLearnSamples) {
+public final class EngineConfig {
+  private final String policy;
+  private final String ordering;
+  private final String planner;
+  private final CostModel planCost;
+  private final long alpha;
+  private final long beta;
+  private final long gamma;
+  private final int learnSamples;
+  private final int nodeDelay;
+  private final int rackDelay;
+  private final int maxPlanTasks;
+  private final long seed;
+  private final int starvation;
+  private final int costLearnSamples;
 
-  public EngineConfig {
+  public EngineConfig(String policy, String ordering, String planner, CostModel planCost, long alpha, long beta,
+      long gamma, int learnSamples, int nodeDelay, int rackDelay, int maxPlanTasks, long seed, int starvation,
+      int costLearnSamples) {
     OnlinePolicies.create(policy, Math.max(0, nodeDelay), Math.max(0, rackDelay));
     JobOrderings.create(ordering);
     if (!planner.equals("none")) {
@@ -44,6 +58,76 @@ public record EngineConfig(
       throw new IllegalArgumentException(
           "learnSamples, delays, maxPlanTasks, starvation and costLearnSamples must be >= 0");
     }
+    this.policy = policy;
+    this.ordering = ordering;
+    this.planner = planner;
+    this.planCost = planCost;
+    this.alpha = alpha;
+    this.beta = beta;
+    this.gamma = gamma;
+    this.learnSamples = learnSamples;
+    this.nodeDelay = nodeDelay;
+    this.rackDelay = rackDelay;
+    this.maxPlanTasks = maxPlanTasks;
+    this.seed = seed;
+    this.starvation = starvation;
+    this.costLearnSamples = costLearnSamples;
+  }
+
+  public String policy() {
+    return policy;
+  }
+
+  public String ordering() {
+    return ordering;
+  }
+
+  public String planner() {
+    return planner;
+  }
+
+  public CostModel planCost() {
+    return planCost;
+  }
+
+  public long alpha() {
+    return alpha;
+  }
+
+  public long beta() {
+    return beta;
+  }
+
+  public long gamma() {
+    return gamma;
+  }
+
+  public int learnSamples() {
+    return learnSamples;
+  }
+
+  public int nodeDelay() {
+    return nodeDelay;
+  }
+
+  public int rackDelay() {
+    return rackDelay;
+  }
+
+  public int maxPlanTasks() {
+    return maxPlanTasks;
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  public int starvation() {
+    return starvation;
+  }
+
+  public int costLearnSamples() {
+    return costLearnSamples;
   }
 
   /** Break-even waiting, fair job order, BAR plans, Wang et al.'s rates (α 0.8, β 0.5, γ 0.2). */
@@ -105,5 +189,53 @@ public record EngineConfig(
   public EngineConfig withCostLearning(int samples) {
     return new EngineConfig(policy, ordering, planner, planCost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
         maxPlanTasks, seed, starvation, samples);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (o == this) {
+      return true;
+    }
+    if (!(o instanceof EngineConfig)) {
+      return false;
+    }
+    EngineConfig that = (EngineConfig) o;
+    return Objects.equals(policy, that.policy)
+        && Objects.equals(ordering, that.ordering)
+        && Objects.equals(planner, that.planner)
+        && Objects.equals(planCost, that.planCost)
+        && alpha == that.alpha
+        && beta == that.beta
+        && gamma == that.gamma
+        && learnSamples == that.learnSamples
+        && nodeDelay == that.nodeDelay
+        && rackDelay == that.rackDelay
+        && maxPlanTasks == that.maxPlanTasks
+        && seed == that.seed
+        && starvation == that.starvation
+        && costLearnSamples == that.costLearnSamples;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(policy, ordering, planner, planCost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay, maxPlanTasks, seed, starvation, costLearnSamples);
+  }
+
+  @Override
+  public String toString() {
+    return "EngineConfig[policy=" + policy
+        + ", ordering=" + ordering
+        + ", planner=" + planner
+        + ", planCost=" + planCost
+        + ", alpha=" + alpha
+        + ", beta=" + beta
+        + ", gamma=" + gamma
+        + ", learnSamples=" + learnSamples
+        + ", nodeDelay=" + nodeDelay
+        + ", rackDelay=" + rackDelay
+        + ", maxPlanTasks=" + maxPlanTasks
+        + ", seed=" + seed
+        + ", starvation=" + starvation
+        + ", costLearnSamples=" + costLearnSamples + "]";
   }
 }

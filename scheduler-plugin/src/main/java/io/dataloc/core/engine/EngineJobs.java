@@ -181,7 +181,11 @@ final class EngineJobs {
     return new java.util.AbstractSet<>() {
       @Override
       public boolean contains(Object o) {
-        return o instanceof JobState j && (parked.contains(j) || jobIds.contains(j.id()) && jobs.get(j.id()) == j);
+        if (!(o instanceof JobState)) {
+          return false;
+        }
+        JobState j = (JobState) o;
+        return parked.contains(j) || jobIds.contains(j.id()) && jobs.get(j.id()) == j;
       }
 
       @Override

@@ -7,6 +7,7 @@ import io.dataloc.core.model.TaskHosts;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The live hosts as a plan sees them (a copy, so it may be used without the engine):
@@ -14,8 +15,53 @@ import java.util.Map;
  * every host ever seen to engine indexes (which never change); {@code racks} is all null when
  * some live host's rack is unknown.
  */
-public record PlanHosts(String[] names, String[] racks, int[] slots, long[] loads, int[] engineHost,
-    Map<String, Integer> known, io.dataloc.core.model.CostModel cost) {
+public final class PlanHosts {
+  private final String[] names;
+  private final String[] racks;
+  private final int[] slots;
+  private final long[] loads;
+  private final int[] engineHost;
+  private final Map<String, Integer> known;
+  private final io.dataloc.core.model.CostModel cost;
+
+  public PlanHosts(String[] names, String[] racks, int[] slots, long[] loads, int[] engineHost,
+      Map<String, Integer> known, io.dataloc.core.model.CostModel cost) {
+    this.names = names;
+    this.racks = racks;
+    this.slots = slots;
+    this.loads = loads;
+    this.engineHost = engineHost;
+    this.known = known;
+    this.cost = cost;
+  }
+
+  public String[] names() {
+    return names;
+  }
+
+  public String[] racks() {
+    return racks;
+  }
+
+  public int[] slots() {
+    return slots;
+  }
+
+  public long[] loads() {
+    return loads;
+  }
+
+  public int[] engineHost() {
+    return engineHost;
+  }
+
+  public Map<String, Integer> known() {
+    return known;
+  }
+
+  public io.dataloc.core.model.CostModel cost() {
+    return cost;
+  }
 
   /**
    * The hosts a plan is made on, with their slots for this job and their backlog (running plus
@@ -115,5 +161,39 @@ public record PlanHosts(String[] names, String[] racks, int[] slots, long[] load
     }
     Problem p = Problem.of(cluster, gb.build(), cost);
     return new PlanInput(p, Arrays.copyOf(taskOfPlan, planned), engineHost.clone(), replicas);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (o == this) {
+      return true;
+    }
+    if (!(o instanceof PlanHosts)) {
+      return false;
+    }
+    PlanHosts that = (PlanHosts) o;
+    return Objects.equals(names, that.names)
+        && Objects.equals(racks, that.racks)
+        && Objects.equals(slots, that.slots)
+        && Objects.equals(loads, that.loads)
+        && Objects.equals(engineHost, that.engineHost)
+        && Objects.equals(known, that.known)
+        && Objects.equals(cost, that.cost);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(names, racks, slots, loads, engineHost, known, cost);
+  }
+
+  @Override
+  public String toString() {
+    return "PlanHosts[names=" + names
+        + ", racks=" + racks
+        + ", slots=" + slots
+        + ", loads=" + loads
+        + ", engineHost=" + engineHost
+        + ", known=" + known
+        + ", cost=" + cost + "]";
   }
 }

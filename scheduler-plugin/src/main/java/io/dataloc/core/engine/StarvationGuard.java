@@ -2,6 +2,7 @@ package io.dataloc.core.engine;
 
 import io.dataloc.core.online.OnlinePolicy;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -68,7 +69,47 @@ final class StarvationGuard {
   }
 
   /** A task chosen for a starving job, and how many decisions the job had waited. */
-  record Pick(int task, long waited) {}
+  static final class Pick {
+    private final int task;
+    private final long waited;
+
+    Pick(int task, long waited) {
+      this.task = task;
+      this.waited = waited;
+    }
+
+    public int task() {
+      return task;
+    }
+
+    public long waited() {
+      return waited;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Pick)) {
+        return false;
+      }
+      Pick that = (Pick) o;
+      return task == that.task
+          && waited == that.waited;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(task, waited);
+    }
+
+    @Override
+    public String toString() {
+      return "Pick[task=" + task
+          + ", waited=" + waited + "]";
+    }
+  }
 
   /** The starving job's task for {@code host}, or null if no job is starving with work here. */
   Pick pick(int host, Set<io.dataloc.core.jobs.JobView> excluded, Function<JobState, List<Integer>> tasksOf) {

@@ -42,7 +42,7 @@ public final class Assignment {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Assignment a && Arrays.equals(serverOf, a.serverOf);
+    return o instanceof Assignment && Arrays.equals(serverOf, ((Assignment) o).serverOf);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package io.dataloc.core.model;
 
+import java.util.Objects;
+
 /**
  * The three-level cost of running one task, in scaled units ({@link Units}).
  *
@@ -13,9 +15,13 @@ package io.dataloc.core.model;
  * <p>Invariants (checked by {@link #of}): all values ≥ 0, {@code local > 0},
  * {@code local ≤ rack ≤ remote}.
  */
-public record CostModel(long local, long rack, long remote, long remotePerRemoteTask) {
+public final class CostModel {
+  private final long local;
+  private final long rack;
+  private final long remote;
+  private final long remotePerRemoteTask;
 
-  public CostModel {
+  public CostModel(long local, long rack, long remote, long remotePerRemoteTask) {
     if (local <= 0) {
       throw new IllegalArgumentException("cost.local must be > 0, got " + Units.format(local));
     }
@@ -30,6 +36,26 @@ public record CostModel(long local, long rack, long remote, long remotePerRemote
       throw new IllegalArgumentException(
           "cost.remote (" + Units.format(remote) + ") must be >= cost.rack (" + Units.format(rack) + ")");
     }
+    this.local = local;
+    this.rack = rack;
+    this.remote = remote;
+    this.remotePerRemoteTask = remotePerRemoteTask;
+  }
+
+  public long local() {
+    return local;
+  }
+
+  public long rack() {
+    return rack;
+  }
+
+  public long remote() {
+    return remote;
+  }
+
+  public long remotePerRemoteTask() {
+    return remotePerRemoteTask;
   }
 
   /** Validating factory; same checks as the constructor. */
@@ -44,11 +70,15 @@ public record CostModel(long local, long rack, long remote, long remotePerRemote
 
   /** The cost of a task at {@code level} when {@code nonLocal} tasks in total are not node-local. */
   public long cost(Level level, long nonLocal) {
-    return switch (level) {
-      case LOCAL -> local;
-      case RACK -> rack + remotePerRemoteTask * nonLocal;
-      case REMOTE -> remote + remotePerRemoteTask * nonLocal;
-    };
+    switch (level) {
+      case LOCAL:
+        return local;
+      case RACK:
+        return rack + remotePerRemoteTask * nonLocal;
+      case REMOTE:
+        return remote + remotePerRemoteTask * nonLocal;
+    }
+    throw new AssertionError(level);
   }
 
   /** {@code w_rem(r)}. */
@@ -63,5 +93,33 @@ public record CostModel(long local, long rack, long remote, long remotePerRemote
 
   public boolean uniform() {
     return remotePerRemoteTask == 0;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (o == this) {
+      return true;
+    }
+    if (!(o instanceof CostModel)) {
+      return false;
+    }
+    CostModel that = (CostModel) o;
+    return local == that.local
+        && rack == that.rack
+        && remote == that.remote
+        && remotePerRemoteTask == that.remotePerRemoteTask;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(local, rack, remote, remotePerRemoteTask);
+  }
+
+  @Override
+  public String toString() {
+    return "CostModel[local=" + local
+        + ", rack=" + rack
+        + ", remote=" + remote
+        + ", remotePerRemoteTask=" + remotePerRemoteTask + "]";
   }
 }

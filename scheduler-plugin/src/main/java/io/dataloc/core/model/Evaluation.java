@@ -1,5 +1,7 @@
 package io.dataloc.core.model;
 
+import java.util.Objects;
+
 /**
  * The measures of an assignment, all in scaled units except counts and throughput.
  *
@@ -12,15 +14,59 @@ package io.dataloc.core.model;
  * @param throughput {@code |T| / C} in tasks per work unit (LABL's figure)
  * @param lowerBound the best of {@link LowerBounds} for this problem
  */
-public record Evaluation(
-    long makespan,
-    long activeMakespan,
-    long resource,
-    int local,
-    int rackLocal,
-    int remote,
-    double throughput,
-    long lowerBound) {
+public final class Evaluation {
+  private final long makespan;
+  private final long activeMakespan;
+  private final long resource;
+  private final int local;
+  private final int rackLocal;
+  private final int remote;
+  private final double throughput;
+  private final long lowerBound;
+
+  public Evaluation(long makespan, long activeMakespan, long resource, int local, int rackLocal, int remote,
+      double throughput, long lowerBound) {
+    this.makespan = makespan;
+    this.activeMakespan = activeMakespan;
+    this.resource = resource;
+    this.local = local;
+    this.rackLocal = rackLocal;
+    this.remote = remote;
+    this.throughput = throughput;
+    this.lowerBound = lowerBound;
+  }
+
+  public long makespan() {
+    return makespan;
+  }
+
+  public long activeMakespan() {
+    return activeMakespan;
+  }
+
+  public long resource() {
+    return resource;
+  }
+
+  public int local() {
+    return local;
+  }
+
+  public int rackLocal() {
+    return rackLocal;
+  }
+
+  public int remote() {
+    return remote;
+  }
+
+  public double throughput() {
+    return throughput;
+  }
+
+  public long lowerBound() {
+    return lowerBound;
+  }
 
   /** Evaluates an assignment with the congestion level set by its own non-local count. */
   public static Evaluation of(Problem p, Assignment a) {
@@ -70,5 +116,41 @@ public record Evaluation(
   public double locality() {
     int m = local + rackLocal + remote;
     return m == 0 ? 1 : local / (double) m;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (o == this) {
+      return true;
+    }
+    if (!(o instanceof Evaluation)) {
+      return false;
+    }
+    Evaluation that = (Evaluation) o;
+    return makespan == that.makespan
+        && activeMakespan == that.activeMakespan
+        && resource == that.resource
+        && local == that.local
+        && rackLocal == that.rackLocal
+        && remote == that.remote
+        && Double.compare(throughput, that.throughput) == 0
+        && lowerBound == that.lowerBound;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(makespan, activeMakespan, resource, local, rackLocal, remote, throughput, lowerBound);
+  }
+
+  @Override
+  public String toString() {
+    return "Evaluation[makespan=" + makespan
+        + ", activeMakespan=" + activeMakespan
+        + ", resource=" + resource
+        + ", local=" + local
+        + ", rackLocal=" + rackLocal
+        + ", remote=" + remote
+        + ", throughput=" + throughput
+        + ", lowerBound=" + lowerBound + "]";
   }
 }

@@ -2,6 +2,7 @@ package io.dataloc.core.model;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.IntPredicate;
 
 /**
@@ -52,7 +53,47 @@ public final class LocalChains {
   }
 
   /** One move of a chain: {@code task} goes to {@code host}. */
-  public record Move(int task, int host) {}
+  public static final class Move {
+    private final int task;
+    private final int host;
+
+    public Move(int task, int host) {
+      this.task = task;
+      this.host = host;
+    }
+
+    public int task() {
+      return task;
+    }
+
+    public int host() {
+      return host;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Move)) {
+        return false;
+      }
+      Move that = (Move) o;
+      return task == that.task
+          && host == that.host;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(task, host);
+    }
+
+    @Override
+    public String toString() {
+      return "Move[task=" + task
+          + ", host=" + host + "]";
+    }
+  }
 
   private int[] seen = new int[0];
   private int[] prev = new int[0];

@@ -1,6 +1,7 @@
 package io.dataloc.core.model;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Lower bounds on the optimal makespan (over all servers, initial loads included).
@@ -24,7 +25,34 @@ import java.util.Arrays;
  * <p>Every bound is then rounded up to the {@link #lattice} of the data: with integer loads and
  * costs, to whole units, as in the papers.
  */
-public record LowerBounds(long maxInitial, long slot, long lStar, long lStarStar) {
+public final class LowerBounds {
+  private final long maxInitial;
+  private final long slot;
+  private final long lStar;
+  private final long lStarStar;
+
+  public LowerBounds(long maxInitial, long slot, long lStar, long lStarStar) {
+    this.maxInitial = maxInitial;
+    this.slot = slot;
+    this.lStar = lStar;
+    this.lStarStar = lStarStar;
+  }
+
+  public long maxInitial() {
+    return maxInitial;
+  }
+
+  public long slot() {
+    return slot;
+  }
+
+  public long lStar() {
+    return lStar;
+  }
+
+  public long lStarStar() {
+    return lStarStar;
+  }
 
   /** The strongest of the bounds. */
   public long best() {
@@ -162,5 +190,33 @@ public record LowerBounds(long maxInitial, long slot, long lStar, long lStarStar
       }
     }
     return lo;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (o == this) {
+      return true;
+    }
+    if (!(o instanceof LowerBounds)) {
+      return false;
+    }
+    LowerBounds that = (LowerBounds) o;
+    return maxInitial == that.maxInitial
+        && slot == that.slot
+        && lStar == that.lStar
+        && lStarStar == that.lStarStar;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(maxInitial, slot, lStar, lStarStar);
+  }
+
+  @Override
+  public String toString() {
+    return "LowerBounds[maxInitial=" + maxInitial
+        + ", slot=" + slot
+        + ", lStar=" + lStar
+        + ", lStarStar=" + lStarStar + "]";
   }
 }

@@ -78,17 +78,19 @@ public final class Assigners {
       throw new IllegalArgumentException("bad flow tie-break '" + arg + "'; use flow or flow:first");
     }
     if (name.equals("labl")) {
-      return switch (arg) {
-        case "always" -> o.withLablThreshold(AssignerOptions.LABL_ALWAYS);
-        case "first" -> o.withLablThreshold(0);
-        default -> {
+      switch (arg) {
+        case "always":
+          return o.withLablThreshold(AssignerOptions.LABL_ALWAYS);
+        case "first":
+          return o.withLablThreshold(0);
+        default: {
           if (arg.matches("\\+[0-9]{1,6}")) {
-            yield o.withLablThreshold(Integer.parseInt(arg.substring(1)));
+            return o.withLablThreshold(Integer.parseInt(arg.substring(1)));
           }
           throw new IllegalArgumentException(
               "bad labl threshold '" + arg + "'; use labl:always, labl:first or labl:+K");
         }
-      };
+      }
     }
     if (name.equals("hungarian")) {
       if (arg.equals("song")) {

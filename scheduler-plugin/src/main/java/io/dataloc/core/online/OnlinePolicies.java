@@ -22,16 +22,24 @@ public final class OnlinePolicies {
    * @param nodeDelay, rackDelay delay scheduling's skip thresholds (used by {@code delay} only)
    */
   public static OnlinePolicy create(String name, int nodeDelay, int rackDelay) {
-    return switch (name) {
-      case "jsq-maxweight" -> new JsqMaxWeight(false);
-      case "jsq-maxweight-steal" -> new JsqMaxWeight(true);
-      case "balanced-pandas" -> new BalancedPandas();
-      case "greedy" -> new Greedy();
-      case "delay" -> FairSharing.delay(nodeDelay, rackDelay);
-      case "fair" -> FairSharing.fair();
-      case "break-even" -> new BreakEven();
-      default -> throw new IllegalArgumentException(
+    switch (name) {
+      case "jsq-maxweight":
+        return new JsqMaxWeight(false);
+      case "jsq-maxweight-steal":
+        return new JsqMaxWeight(true);
+      case "balanced-pandas":
+        return new BalancedPandas();
+      case "greedy":
+        return new Greedy();
+      case "delay":
+        return FairSharing.delay(nodeDelay, rackDelay);
+      case "fair":
+        return FairSharing.fair();
+      case "break-even":
+        return new BreakEven();
+      default:
+        throw new IllegalArgumentException(
           "unknown online policy '" + name + "'; known: " + String.join(", ", NAMES));
-    };
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.dataloc.core.online;
 
 import io.dataloc.core.model.Level;
+import java.util.Objects;
 
 /**
  * An online policy: where a pending task waits, and what a host with a free slot runs next. The
@@ -122,9 +123,65 @@ public interface OnlinePolicy {
    * A choice made by {@link #pick}: the task, its level on the host, why, and the host whose
    * local queue it came from (-1: a shared queue or no queue).
    */
-  record Pick(int task, Level level, String reason, int queue) {
+  static final class Pick {
+    private final int task;
+    private final Level level;
+    private final String reason;
+    private final int queue;
+
+    public Pick(int task, Level level, String reason, int queue) {
+      this.task = task;
+      this.level = level;
+      this.reason = reason;
+      this.queue = queue;
+    }
+
+    public int task() {
+      return task;
+    }
+
+    public Level level() {
+      return level;
+    }
+
+    public String reason() {
+      return reason;
+    }
+
+    public int queue() {
+      return queue;
+    }
+
     public Pick(int task, Level level, String reason) {
       this(task, level, reason, -1);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Pick)) {
+        return false;
+      }
+      Pick that = (Pick) o;
+      return task == that.task
+          && Objects.equals(level, that.level)
+          && Objects.equals(reason, that.reason)
+          && queue == that.queue;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(task, level, reason, queue);
+    }
+
+    @Override
+    public String toString() {
+      return "Pick[task=" + task
+          + ", level=" + level
+          + ", reason=" + reason
+          + ", queue=" + queue + "]";
     }
   }
 }

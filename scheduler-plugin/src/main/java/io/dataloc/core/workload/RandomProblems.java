@@ -5,6 +5,7 @@ import io.dataloc.core.model.CostModel;
 import io.dataloc.core.model.PlacementGraph;
 import io.dataloc.core.model.Problem;
 import io.dataloc.core.model.Units;
+import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -27,16 +28,19 @@ public final class RandomProblems {
    *     {@code [0, maxInitialLoad]}: 1 gives whole units (the papers' setups), 1000 the finest
    *     ({@link Units#SCALE}); it must divide {@code Units.SCALE}
    */
-  public record Spec(
-      int hosts, int tasks, int minReplicas, int maxReplicas, int maxInitialLoad, int racks,
-      int dataHosts, CostModel cost, int loadGrain) {
-    /** Whole-unit initial loads. */
-    public Spec(int hosts, int tasks, int minReplicas, int maxReplicas, int maxInitialLoad, int racks,
-        int dataHosts, CostModel cost) {
-      this(hosts, tasks, minReplicas, maxReplicas, maxInitialLoad, racks, dataHosts, cost, 1);
-    }
+  public static final class Spec {
+    private final int hosts;
+    private final int tasks;
+    private final int minReplicas;
+    private final int maxReplicas;
+    private final int maxInitialLoad;
+    private final int racks;
+    private final int dataHosts;
+    private final CostModel cost;
+    private final int loadGrain;
 
-    public Spec {
+    public Spec(int hosts, int tasks, int minReplicas, int maxReplicas, int maxInitialLoad, int racks, int dataHosts,
+        CostModel cost, int loadGrain) {
       if (loadGrain < 1 || Units.SCALE % loadGrain != 0) {
         throw new IllegalArgumentException("loadGrain must divide " + Units.SCALE + ", got " + loadGrain);
       }
@@ -50,6 +54,57 @@ public final class RandomProblems {
       if (minReplicas < 1 || maxReplicas < minReplicas || maxReplicas > pool) {
         throw new IllegalArgumentException("need 1 <= minReplicas <= maxReplicas <= data hosts");
       }
+      this.hosts = hosts;
+      this.tasks = tasks;
+      this.minReplicas = minReplicas;
+      this.maxReplicas = maxReplicas;
+      this.maxInitialLoad = maxInitialLoad;
+      this.racks = racks;
+      this.dataHosts = dataHosts;
+      this.cost = cost;
+      this.loadGrain = loadGrain;
+    }
+
+    public int hosts() {
+      return hosts;
+    }
+
+    public int tasks() {
+      return tasks;
+    }
+
+    public int minReplicas() {
+      return minReplicas;
+    }
+
+    public int maxReplicas() {
+      return maxReplicas;
+    }
+
+    public int maxInitialLoad() {
+      return maxInitialLoad;
+    }
+
+    public int racks() {
+      return racks;
+    }
+
+    public int dataHosts() {
+      return dataHosts;
+    }
+
+    public CostModel cost() {
+      return cost;
+    }
+
+    public int loadGrain() {
+      return loadGrain;
+    }
+
+    /** Whole-unit initial loads. */
+    public Spec(int hosts, int tasks, int minReplicas, int maxReplicas, int maxInitialLoad, int racks,
+        int dataHosts, CostModel cost) {
+      this(hosts, tasks, minReplicas, maxReplicas, maxInitialLoad, racks, dataHosts, cost, 1);
     }
 
     /** LABL's setup: 1–4 replicas, loads 0–5, w_loc 1, w_rem 3, no racks. */
@@ -76,6 +131,44 @@ public final class RandomProblems {
 
     public Spec withCost(CostModel c) {
       return new Spec(hosts, tasks, minReplicas, maxReplicas, maxInitialLoad, racks, dataHosts, c, loadGrain);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (o == this) {
+        return true;
+      }
+      if (!(o instanceof Spec)) {
+        return false;
+      }
+      Spec that = (Spec) o;
+      return hosts == that.hosts
+          && tasks == that.tasks
+          && minReplicas == that.minReplicas
+          && maxReplicas == that.maxReplicas
+          && maxInitialLoad == that.maxInitialLoad
+          && racks == that.racks
+          && dataHosts == that.dataHosts
+          && Objects.equals(cost, that.cost)
+          && loadGrain == that.loadGrain;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(hosts, tasks, minReplicas, maxReplicas, maxInitialLoad, racks, dataHosts, cost, loadGrain);
+    }
+
+    @Override
+    public String toString() {
+      return "Spec[hosts=" + hosts
+          + ", tasks=" + tasks
+          + ", minReplicas=" + minReplicas
+          + ", maxReplicas=" + maxReplicas
+          + ", maxInitialLoad=" + maxInitialLoad
+          + ", racks=" + racks
+          + ", dataHosts=" + dataHosts
+          + ", cost=" + cost
+          + ", loadGrain=" + loadGrain + "]";
     }
   }
 

@@ -51,7 +51,8 @@ public class DatalocCapacityScheduler extends CapacityScheduler implements Datal
 
   /** The plan service of the ResourceManager of {@code context}, or null (not this scheduler, not started). */
   static CapacityPlans plansOf(RMContext context) {
-    return context != null && context.getScheduler() instanceof DatalocCapacityScheduler d ? d.plans : null;
+    return context != null && context.getScheduler() instanceof DatalocCapacityScheduler
+        ? ((DatalocCapacityScheduler) context.getScheduler()).plans : null;
   }
 
   @Override
@@ -127,8 +128,8 @@ public class DatalocCapacityScheduler extends CapacityScheduler implements Datal
   @Override
   public void handle(SchedulerEvent event) {
     String removedNode = null;
-    if (event instanceof NodeRemovedSchedulerEvent e) {
-      FiCaSchedulerNode n = getNode(e.getRemovedRMNode().getNodeID());
+    if (event instanceof NodeRemovedSchedulerEvent) {
+      FiCaSchedulerNode n = getNode(((NodeRemovedSchedulerEvent) event).getRemovedRMNode().getNodeID());
       removedNode = n == null ? null : n.getNodeName();
     }
     super.handle(event);
@@ -145,28 +146,45 @@ public class DatalocCapacityScheduler extends CapacityScheduler implements Datal
 
   private void tell(CapacityPlans p, SchedulerEvent event, String removedNode) {
     switch (event.getType()) {
-      case APP_ADDED -> {
+      case APP_ADDED: {
         AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
         SchedulerApplication<FiCaSchedulerApp> app = getSchedulerApplications().get(e.getApplicationId());
         if (app != null && app.getQueue() != null) {
-          String path = app.getQueue() instanceof CSQueue q ? q.getQueuePath() : null;
+          String path = app.getQueue() instanceof CSQueue ? ((CSQueue) app.getQueue()).getQueuePath() : null;
           p.appAdded(e.getApplicationId(), e.getUser(), app.getQueue().getQueueName(), path, e.getIsAppRecovering());
         }
+        break;
       }
-      case APP_ATTEMPT_ADDED -> p.attemptAdded(((AppAttemptAddedSchedulerEvent) event).getApplicationAttemptId());
-      case APP_REMOVED -> p.appRemoved(((AppRemovedSchedulerEvent) event).getApplicationID());
-      case NODE_ADDED -> node(((NodeAddedSchedulerEvent) event).getAddedRMNode().getNodeID(), p::nodeAdded);
-      case NODE_REMOVED -> {
+      case APP_ATTEMPT_ADDED:
+        p.attemptAdded(((AppAttemptAddedSchedulerEvent) event).getApplicationAttemptId());
+        break;
+      case APP_REMOVED:
+        p.appRemoved(((AppRemovedSchedulerEvent) event).getApplicationID());
+        break;
+      case NODE_ADDED:
+        node(((NodeAddedSchedulerEvent) event).getAddedRMNode().getNodeID(), p::nodeAdded);
+        break;
+      case NODE_REMOVED: {
         if (removedNode != null) {
           p.nodeRemoved(removedNode);
         }
+        break;
       }
-      case NODE_RESOURCE_UPDATE -> node(((NodeResourceUpdateSchedulerEvent) event).getRMNode().getNodeID(),
+      case NODE_RESOURCE_UPDATE:
+        node(((NodeResourceUpdateSchedulerEvent) event).getRMNode().getNodeID(),
           p::nodeChanged);
-      case NODE_LABELS_UPDATE -> ((NodeLabelsUpdateSchedulerEvent) event).getUpdatedNodeToLabels().keySet()
+        break;
+      case NODE_LABELS_UPDATE:
+        ((NodeLabelsUpdateSchedulerEvent) event).getUpdatedNodeToLabels().keySet()
           .forEach(id -> node(id, p::nodeChanged));
-      case NODE_UPDATE -> node(((NodeUpdateSchedulerEvent) event).getRMNode().getNodeID(), p::nodeHeartbeat);
-      default -> { }
+        break;
+      case NODE_UPDATE:
+        node(((NodeUpdateSchedulerEvent) event).getRMNode().getNodeID(), p::nodeHeartbeat);
+        break;
+      default: {
+
+        break;
+      }
     }
   }
 
@@ -178,11 +196,11 @@ public class DatalocCapacityScheduler extends CapacityScheduler implements Datal
   }
 
   private static ApplicationId blameOf(SchedulerEvent event) {
-    if (event instanceof AppAddedSchedulerEvent e) {
-      return e.getApplicationId();
+    if (event instanceof AppAddedSchedulerEvent) {
+      return ((AppAddedSchedulerEvent) event).getApplicationId();
     }
-    if (event instanceof AppAttemptAddedSchedulerEvent e) {
-      return e.getApplicationAttemptId().getApplicationId();
+    if (event instanceof AppAttemptAddedSchedulerEvent) {
+      return ((AppAttemptAddedSchedulerEvent) event).getApplicationAttemptId().getApplicationId();
     }
     return null;
   }

@@ -184,8 +184,8 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
   /** Reports an error in Dataloc's part; a failure to report is logged, never thrown (but a VM error). */
   private void fail(CapacityPlans p, String method, Throwable t) {
     if (p == null) {
-      if (t instanceof VirtualMachineError v) {
-        throw v;
+      if (t instanceof VirtualMachineError) {
+        throw (VirtualMachineError) t;
       }
       LOG.warn("Dataloc placement component: error in {} for {} (stock answer given)", method, app, t);
       return;
