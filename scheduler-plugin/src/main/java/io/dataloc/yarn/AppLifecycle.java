@@ -1,5 +1,6 @@
 package io.dataloc.yarn;
 
+import io.dataloc.yarn.line.UnmanagedAms;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -101,10 +102,10 @@ final class AppLifecycle {
       }
       LOG.info("Dataloc: {} recovered from queue {} runs in queue {}", id, queueName, DatalocQueue.NAME);
     }
-    SchedulerApplication<DatalocAppAttempt> app = new SchedulerApplication<>(queue, user,
+    SchedulerApplication<DatalocAppAttempt> app = UnmanagedAms.application(queue, user,
         priority == null ? Priority.newInstance(0) : priority, unmanaged);
     applications.put(id, app);
-    metrics.submitApp(user, unmanaged);
+    UnmanagedAms.submitApp(metrics, user, unmanaged);
     DatalocApp a = ctx.apps().add(id, user);
     if (recovering) {
       // Some of its maps may be running in recovered containers we cannot tie to tasks: the AM
@@ -129,7 +130,7 @@ final class AppLifecycle {
     }
     boolean retry = app.getCurrentAppAttempt() != null;
     app.setCurrentAppAttempt(attempt);
-    metrics.submitAppAttempt(app.getUser(), app.isUnmanagedAM());
+    UnmanagedAms.submitAppAttempt(metrics, app);
     DatalocApp a = ctx.apps().get(attemptId.getApplicationId());
     if (retry && a != null) {
       // The new AM re-requests what is left in an order we cannot replay: serve it from its asks.

@@ -15,6 +15,13 @@ import org.apache.hadoop.metrics2.lib.MutableQuantiles;
 public class DatalocMetrics {
   static final String NAME = "DatalocScheduler";
 
+  /** The Hadoop line this jar is built for, as the JMX attribute {@code tag.HadoopLine}. */
+  @Metric(value = {"HadoopLine", "The Hadoop line this Dataloc jar is built for"}, type = Metric.Type.TAG)
+  public String hadoopLine() {
+    return HadoopLine.line() + " (Dataloc " + HadoopLine.version() + ", built against Hadoop "
+        + HadoopLine.builtAgainst() + ")";
+  }
+
   @Metric("Map containers allocated node-local") MutableCounterLong mapsNodeLocal;
   @Metric("Map containers allocated rack-local") MutableCounterLong mapsRackLocal;
   @Metric("Map containers allocated off-switch") MutableCounterLong mapsOffSwitch;

@@ -1,5 +1,6 @@
 package io.dataloc.yarn;
 
+import io.dataloc.yarn.line.QueuePaths;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -68,7 +69,7 @@ final class DatalocQueue implements Queue {
   public QueueInfo getQueueInfo(boolean includeChildQueues, boolean recursive) {
     QueueInfo info = RECORDS.newRecordInstance(QueueInfo.class);
     info.setQueueName(NAME);
-    info.setQueuePath(NAME);
+    QueuePaths.set(info, NAME);
     info.setCapacity(1.0f);
     info.setMaximumCapacity(1.0f);
     long total = cluster.get().getMemorySize();
@@ -128,7 +129,7 @@ final class DatalocQueue implements Queue {
   QueueInfo getRootQueueInfo() {
     QueueInfo root = RECORDS.newRecordInstance(QueueInfo.class);
     root.setQueueName("root");
-    root.setQueuePath("root");
+    QueuePaths.set(root, "root");
     root.setCapacity(1.0f);
     root.setMaximumCapacity(1.0f);
     QueueInfo child = getQueueInfo(false, false);

@@ -1,5 +1,6 @@
 package io.dataloc.yarn;
 
+import io.dataloc.yarn.line.UnmanagedAms;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -85,6 +86,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   /** Validates the settings, then wires the parts; the RM does not start on a bad key, naming it. */
   @Override
   public void serviceInit(Configuration configuration) throws Exception {
+    LOG.info(HadoopLine.requireRunning());
     DatalocConfiguration.Settings settings = DatalocConfiguration.atStart(configuration);
     calculator = settings.dominantResources() ? new DominantResourceCalculator() : new DefaultResourceCalculator();
     applications = new ConcurrentSkipListMap<>();
@@ -214,7 +216,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
       case APP_ADDED: {
         AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
         locked("addApplication", () -> parts.lifecycle.added(e.getApplicationId(), e.getUser(), e.getQueue(),
-            e.getApplicatonPriority(), e.getIsAppRecovering(), e.isUnmanagedAM()));
+            e.getApplicatonPriority(), e.getIsAppRecovering(), UnmanagedAms.unmanaged(e)));
         break;
       }
       case APP_REMOVED: {

@@ -65,14 +65,15 @@ final class SchedulerEvents {
    * logged.
    */
   static void ignore(SchedulerEvent event) {
-    switch (event.getType()) {
-      case NODE_ATTRIBUTES_UPDATE:
-      case KILL_RESERVED_CONTAINER:
-      case MARK_CONTAINER_FOR_PREEMPTION:
-      case MARK_CONTAINER_FOR_KILLABLE:
-      case MARK_CONTAINER_FOR_NONKILLABLE:
-      case MANAGE_QUEUE:
-      case AUTO_QUEUE_DELETION:
+    // By name: not every Hadoop line has every one of these event types.
+    switch (event.getType().name()) {
+      case "NODE_ATTRIBUTES_UPDATE":
+      case "KILL_RESERVED_CONTAINER":
+      case "MARK_CONTAINER_FOR_PREEMPTION":
+      case "MARK_CONTAINER_FOR_KILLABLE":
+      case "MARK_CONTAINER_FOR_NONKILLABLE":
+      case "MANAGE_QUEUE":
+      case "AUTO_QUEUE_DELETION":
         LOG.debug("Ignoring {}", event.getType());
         break;
       default:

@@ -2,15 +2,16 @@ package io.dataloc.yarn.cs;
 
 import io.dataloc.yarn.CapacityPlans;
 import io.dataloc.yarn.DatalocFrontEnd;
+import io.dataloc.yarn.HadoopLine;
 import io.dataloc.yarn.WaitReports;
+import io.dataloc.yarn.line.AllocatorInstall;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
-import org.apache.hadoop.yarn.exceptions.YarnRuntimeException;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.exceptions.YarnRuntimeException;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainerEventType;
@@ -32,7 +33,10 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemoved
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeResourceUpdateSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEventType;
 import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The stock CapacityScheduler, telling Dataloc's plan service ({@link CapacityPlans}) what its
@@ -47,6 +51,7 @@ import org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey;
  * which the ResourceManager is told of).
  */
 public class DatalocCapacityScheduler extends CapacityScheduler implements DatalocFrontEnd {
+  private static final Logger LOG = LoggerFactory.getLogger(DatalocCapacityScheduler.class);
   private volatile CapacityPlans plans;
 
   /** The plan service of the ResourceManager of {@code context}, or null (not this scheduler, not started). */
@@ -69,10 +74,16 @@ public class DatalocCapacityScheduler extends CapacityScheduler implements Datal
   /**
    * Refuses to start when the placement component is not installed cluster-wide: the
    * CapacityScheduler's factory falls back to its stock allocator without a word on a missing,
-   * misspelt or unsuitable class, and no map would follow a plan.
+   * misspelt or unsuitable class, and no map would follow a plan. On a Hadoop line without the
+   * cluster-wide key (3.3) there is nothing to check: the scheduler installs the component for
+   * each application as it is added ({@link AllocatorInstall}).
    */
   static void requireAllocator(Configuration conf) {
-    String name = conf.getTrimmed(YarnConfiguration.APPLICATION_PLACEMENT_TYPE_CLASS);
+    String key = AllocatorInstall.clusterWideKey();
+    if (key == null) {
+      return;
+    }
+    String name = conf.getTrimmed(key);
     String why = null;
     if (name == null || name.isEmpty()) {
       why = "is not set";
@@ -87,14 +98,15 @@ public class DatalocCapacityScheduler extends CapacityScheduler implements Datal
       }
     }
     if (why != null) {
-      throw new YarnRuntimeException("Dataloc cannot start: " + YarnConfiguration.APPLICATION_PLACEMENT_TYPE_CLASS
-          + " " + why + "; set it to " + DatalocPlacementAllocator.class.getName() + " (without it the "
+      throw new YarnRuntimeException("Dataloc cannot start: " + key + " " + why + "; set it to "
+          + DatalocPlacementAllocator.class.getName() + " (without it the "
           + "CapacityScheduler uses its stock allocator silently and no map follows a plan)");
     }
   }
 
   @Override
   public void serviceInit(Configuration conf) throws Exception {
+    LOG.info(HadoopLine.requireRunning());
     requireAllocator(conf);
     super.serviceInit(conf);
     plans = new CapacityPlans(conf, rmContext, getNodeTracker(), getResourceCalculator(),
@@ -131,6 +143,14 @@ public class DatalocCapacityScheduler extends CapacityScheduler implements Datal
     if (event instanceof NodeRemovedSchedulerEvent) {
       FiCaSchedulerNode n = getNode(((NodeRemovedSchedulerEvent) event).getRemovedRMNode().getNodeID());
       removedNode = n == null ? null : n.getNodeName();
+    }
+    if (event.getType() == SchedulerEventType.APP_ADDED) {
+      try {
+        AllocatorInstall.perApplication(rmContext.getRMApps().get(((AppAddedSchedulerEvent) event).getApplicationId()),
+            DatalocPlacementAllocator.class.getName());
+      } catch (RuntimeException e) {
+        LOG.warn("Dataloc: could not choose the placement component for {}", blameOf(event), e);
+      }
     }
     super.handle(event);
     CapacityPlans p = plans;

@@ -11,9 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import javax.inject.Inject;
-import javax.inject.Named;
-import javax.inject.Singleton;
 import javax.servlet.http.HttpServletRequest;
 import javax.ws.rs.GET;
 import javax.ws.rs.Path;
@@ -35,9 +32,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ResourceManager's REST API with Dataloc's answers added, selected with
- * {@code yarn.webapp.custom.webservice.class} (it replaces the stock class and serves all of its
- * paths). Two things change:
+ * The ResourceManager's REST API with Dataloc's answers added; {@link DatalocWebServices}, selected
+ * with {@code yarn.webapp.custom.webservice.class}, is this class as the line's web framework
+ * injects it (it replaces the stock class and serves all of its paths). Two things change:
  *
  * <ul>
  *   <li>{@code GET /ws/v1/cluster/scheduler} answers for the standalone scheduler (the stock class
@@ -53,16 +50,14 @@ import org.slf4j.LoggerFactory;
  * Each request takes the plan lock once, for one pass over the application's pending tasks (or
  * every application's): bounded as the page is.
  */
-@Singleton
-@Path("/ws/v1/cluster")
-public class DatalocWebServices extends RMWebServices {
-  private static final Logger LOG = LoggerFactory.getLogger(DatalocWebServices.class);
+public abstract class DatalocRestApi extends RMWebServices {
+  private static final Logger LOG = LoggerFactory.getLogger(DatalocRestApi.class);
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   private final ResourceManager rm;
 
-  @Inject
-  public DatalocWebServices(@Named("rm") ResourceManager rm, @Named("conf") Configuration conf) {
+  /** The ResourceManager; the subclass for the Hadoop line injects it as that line's web framework does. */
+  protected DatalocRestApi(ResourceManager rm, Configuration conf) {
     super(rm, conf);
     this.rm = rm;
   }
@@ -144,7 +139,7 @@ public class DatalocWebServices extends RMWebServices {
 
   private static Response json(Object body) {
     try {
-      return Response.ok(JSON.writeValueAsString(body), MediaType.APPLICATION_JSON_TYPE.withCharset("utf-8")).build();
+      return Response.ok(JSON.writeValueAsString(body), MediaType.APPLICATION_JSON + "; charset=utf-8").build();
     } catch (JsonProcessingException e) {
       LOG.warn("Dataloc: could not write a report as JSON", e);
       return error(Response.Status.INTERNAL_SERVER_ERROR, "could not write the report: " + e.getMessage());
