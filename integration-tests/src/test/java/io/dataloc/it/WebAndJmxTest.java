@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dataloc.yarn.DatalocSchedulerPage;
+import io.dataloc.yarn.HadoopLine;
 import io.dataloc.yarn.LocalityScheduler;
-import io.dataloc.yarn.web.DatalocWebServices;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -40,7 +40,7 @@ class WebAndJmxTest {
         "mockrm.webapp.enabled", "true",
         YarnConfiguration.RM_WEBAPP_ADDRESS, "127.0.0.1:" + port,
         YarnConfiguration.YARN_HTTP_WEBAPP_SCHEDULER_PAGE, DatalocSchedulerPage.class.getName(),
-        YarnConfiguration.YARN_WEBAPP_CUSTOM_WEBSERVICE_CLASS, DatalocWebServices.class.getName());
+        "yarn.webapp.custom.webservice.class", "io.dataloc.yarn.web.DatalocWebServices");
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, settings, Scenarios.twoRacks(4), 8192, dir)) {
       List<List<String>> splits = Scenarios.spread(8, 4, 2, 21);
       MrJob job = c.launch(c.submit("web", splits), "h1", splits);
@@ -62,29 +62,34 @@ class WebAndJmxTest {
       }
       JsonNode cluster = JSON.readTree(get(base + "/ws/v1/cluster/metrics", 200)).path("clusterMetrics");
       assertEquals(1, cluster.path("appsSubmitted").asInt(), cluster.toString());
-      // The standalone scheduler at the stock path, in the RM's single-queue shape.
-      JsonNode info = JSON.readTree(get(base + "/ws/v1/cluster/scheduler", 200)).path("scheduler").path("schedulerInfo");
-      assertEquals("fifoScheduler", info.path("type").asText(), info.toString());
-      assertEquals(4, info.path("numNodes").asInt(), info.toString());
-      assertEquals(4 * 8192, info.path("totalNodeCapacity").asInt(), info.toString());
-      // Why each job waits: its refusals, each plan decline among them, as the metrics counted them.
-      JsonNode apps = JSON.readTree(get(base + "/ws/v1/cluster/scheduler/dataloc/apps", 200)).path("apps");
-      assertEquals(1, apps.size(), apps.toString());
-      String id = job.applicationId().toString();
-      JsonNode one = JSON.readTree(get(base + "/ws/v1/cluster/scheduler/dataloc/apps/" + id, 200));
-      assertEquals(id, one.path("application").asText());
-      assertEquals("split-metainfo", one.path("placementSource").asText());
-      assertEquals(8, sum(one.path("mapsByNode")), one.toString());
-      long planDeclines = 0;
-      for (JsonNode e : one.path("latestRefusals")) {
-        planDeclines += e.path("cause").asText().startsWith("DECLINE_") ? e.path("count").asLong() : 0;
-        assertFalse(e.path("meaning").asText().isEmpty(), e.toString());
+      if (HadoopLine.line().equals("3.3")) {
+        // Hadoop 3.3's RM has no key for a custom web-service class: its stock API stays, 404 for us.
+        get(base + "/ws/v1/cluster/scheduler", 404);
+        return;
       }
-      assertEquals(((LocalityScheduler) c.rm.getResourceScheduler()).datalocMetrics().declines(), planDeclines, one.toString());
-      assertTrue(one.path("refusals").asLong() >= planDeclines, one.toString());
-      assertFalse(one.path("summary").asText().isEmpty());
-      get(base + "/ws/v1/cluster/scheduler/dataloc/apps/application_1_0099", 404);
-      get(base + "/ws/v1/cluster/scheduler/dataloc/apps/not-an-id", 400);
+        // The standalone scheduler at the stock path, in the RM's single-queue shape.
+        JsonNode info = JSON.readTree(get(base + "/ws/v1/cluster/scheduler", 200)).path("scheduler").path("schedulerInfo");
+        assertEquals("fifoScheduler", info.path("type").asText(), info.toString());
+        assertEquals(4, info.path("numNodes").asInt(), info.toString());
+        assertEquals(4 * 8192, info.path("totalNodeCapacity").asInt(), info.toString());
+        // Why each job waits: its refusals, each plan decline among them, as the metrics counted them.
+        JsonNode apps = JSON.readTree(get(base + "/ws/v1/cluster/scheduler/dataloc/apps", 200)).path("apps");
+        assertEquals(1, apps.size(), apps.toString());
+        String id = job.applicationId().toString();
+        JsonNode one = JSON.readTree(get(base + "/ws/v1/cluster/scheduler/dataloc/apps/" + id, 200));
+        assertEquals(id, one.path("application").asText());
+        assertEquals("split-metainfo", one.path("placementSource").asText());
+        assertEquals(8, sum(one.path("mapsByNode")), one.toString());
+        long planDeclines = 0;
+        for (JsonNode e : one.path("latestRefusals")) {
+          planDeclines += e.path("cause").asText().startsWith("DECLINE_") ? e.path("count").asLong() : 0;
+          assertFalse(e.path("meaning").asText().isEmpty(), e.toString());
+        }
+        assertEquals(((LocalityScheduler) c.rm.getResourceScheduler()).datalocMetrics().declines(), planDeclines, one.toString());
+        assertTrue(one.path("refusals").asLong() >= planDeclines, one.toString());
+        assertFalse(one.path("summary").asText().isEmpty());
+        get(base + "/ws/v1/cluster/scheduler/dataloc/apps/application_1_0099", 404);
+        get(base + "/ws/v1/cluster/scheduler/dataloc/apps/not-an-id", 400);
     }
   }
 

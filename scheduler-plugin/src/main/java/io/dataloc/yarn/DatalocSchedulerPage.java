@@ -28,6 +28,10 @@ import org.apache.hadoop.yarn.webapp.view.HtmlPage;
  * {@code yarn.webapp.filter-entity-list-by-user}, only the jobs the caller may view.
  */
 public class DatalocSchedulerPage extends RmView {
+  /** The key that installs Dataloc's web services (Hadoop 3.4 and later), and their class. */
+  static final String WEB_SERVICES_KEY = "yarn.webapp.custom.webservice.class";
+  static final String WEB_SERVICES = "io.dataloc.yarn.web.DatalocWebServices";
+
   @Override
   protected void preHead(Hamlet.HTML<HtmlPage.__> html) {
     super.preHead(html);
@@ -77,6 +81,8 @@ public class DatalocSchedulerPage extends RmView {
           .th("Application").th("User").th("Phase").th("Placement").th("Planner").th("Maps").th("Plan makespan")
           .th("Lower bound").th("Plan ms").th("Node-local").th("Rack-local").th("Off-switch").th("Pending")
           .th("Running").th("Maps ran on").th("Why waiting").th("Note").__().__().tbody();
+      // Each job's details over REST, where Dataloc's web services are installed.
+      boolean rest = WEB_SERVICES.equals(rm.getConfig().getTrimmed(WEB_SERVICES_KEY));
       boolean filter = rm.getConfig().getBoolean(YarnConfiguration.FILTER_ENTITY_LIST_BY_USER,
           YarnConfiguration.DEFAULT_DISPLAY_APPS_FOR_LOGGED_IN_USER);
       String remote = request().getRemoteUser();
@@ -91,7 +97,7 @@ public class DatalocSchedulerPage extends RmView {
             .td(String.valueOf(j.rackLocal())).td(String.valueOf(j.offSwitch())).td(String.valueOf(j.pending()))
             .td(String.valueOf(j.running())).td(w == null ? "" : w.ranOn(4))
             .td().__(w == null ? "" : w.summary() + " ")
-            .a("/ws/v1/cluster/scheduler/dataloc/apps/" + j.application(), "details").__()
+            .a(rest ? "/ws/v1/cluster/scheduler/dataloc/apps/" + j.application() : "#", rest ? "details" : "").__()
             .td(publicNote(j.note())).__();
       }
       body.__().__();
