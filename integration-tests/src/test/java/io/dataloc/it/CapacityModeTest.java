@@ -2,10 +2,12 @@ package io.dataloc.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.dataloc.core.workload.Scenarios;
 import io.dataloc.core.am.WaitLog;
 import io.dataloc.yarn.CapacityPlans;
+import io.dataloc.yarn.HadoopLine;
 import io.dataloc.yarn.WaitReport;
 import io.dataloc.yarn.cs.DatalocCapacityScheduler;
 import io.dataloc.yarn.cs.DatalocPlacementAllocator;
@@ -194,6 +196,7 @@ class CapacityModeTest {
    */
   @Test
   void aMisspeltAllocatorClassStopsTheStartNamingTheKey() {
+    assumeFalse(HadoopLine.line().equals("3.3"), "Hadoop 3.3 has no cluster-wide allocator key");
     Map<String, String> settings = new LinkedHashMap<>(twoQueues(true, false));
     settings.put("yarn.scheduler.app-placement-allocator.class", "io.dataloc.yarn.cs.DatalocPlacementAlocator");
     Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> MiniMr.start(
