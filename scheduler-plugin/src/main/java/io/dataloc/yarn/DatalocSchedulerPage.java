@@ -31,6 +31,17 @@ public class DatalocSchedulerPage extends RmView {
   /** The key that installs Dataloc's web services (Hadoop 3.4 and later), and their class. */
   static final String WEB_SERVICES_KEY = "yarn.webapp.custom.webservice.class";
   static final String WEB_SERVICES = "io.dataloc.yarn.web.DatalocWebServices";
+  /** This jar has them: not on Hadoop 3.3, whose RM cannot install a custom web-service class. */
+  private static final boolean HAS_WEB_SERVICES = present(WEB_SERVICES);
+
+  private static boolean present(String className) {
+    try {
+      Class.forName(className, false, DatalocSchedulerPage.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
+  }
 
   @Override
   protected void preHead(Hamlet.HTML<HtmlPage.__> html) {
@@ -82,7 +93,7 @@ public class DatalocSchedulerPage extends RmView {
           .th("Lower bound").th("Plan ms").th("Node-local").th("Rack-local").th("Off-switch").th("Pending")
           .th("Running").th("Maps ran on").th("Why waiting").th("Note").__().__().tbody();
       // Each job's details over REST, where Dataloc's web services are installed.
-      boolean rest = WEB_SERVICES.equals(rm.getConfig().getTrimmed(WEB_SERVICES_KEY));
+      boolean rest = HAS_WEB_SERVICES && WEB_SERVICES.equals(rm.getConfig().getTrimmed(WEB_SERVICES_KEY));
       boolean filter = rm.getConfig().getBoolean(YarnConfiguration.FILTER_ENTITY_LIST_BY_USER,
           YarnConfiguration.DEFAULT_DISPLAY_APPS_FOR_LOGGED_IN_USER);
       String remote = request().getRemoteUser();
