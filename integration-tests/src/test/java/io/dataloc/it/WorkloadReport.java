@@ -14,13 +14,16 @@ import java.util.regex.Pattern;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
 
 /**
  * Summarizes the runs of {@code bin/dataloc-workload}: reads the {@code WORKLOAD} and
  * {@code WORKLOAD-NET} lines of {@code DIR/summary.txt} (labels SCHEDULER/PLACEMENT/RUN), averages
  * each measure over the runs of a scheduler and placement, and writes {@code DIR/workload.md} (a
  * table per placement, with Dataloc's ratios to the best stock scheduler of the same runs) and one
- * chart per placement ({@code DIR/workload-PLACEMENT.png}: mean, p50 and p95 job time per scheduler).
+ * pair of charts per placement ({@code DIR/workload-PLACEMENT.png}: mean, p50 and p95 job time per
+ * scheduler; {@code DIR/workload-PLACEMENT-locality.png}: data-local maps per scheduler), titled
+ * "one run" or with the number of runs they average, legends outside the plot.
  */
 public final class WorkloadReport {
   /**
@@ -143,11 +146,12 @@ public final class WorkloadReport {
 
   private static void chart(Path file, String placement, Map<String, Map<String, List<Double>>> bySched)
       throws IOException {
-    CategoryChart c = new CategoryChartBuilder().width(900).height(520)
-        .title("Job completion time, " + placement + " input (mean over runs)").xAxisTitle("scheduler")
-        .yAxisTitle("seconds").build();
-    c.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
     List<String> names = new ArrayList<>(bySched.keySet());
+    String runs = runs(bySched);
+    CategoryChart c = new CategoryChartBuilder().width(960).height(520)
+        .title("Job completion time, " + placement + " input (" + runs + ")").xAxisTitle("scheduler")
+        .yAxisTitle("seconds").build();
+    c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     boolean amWaits = names.stream().allMatch(n -> bySched.get(n).get("AM wait") != null);
     for (String k : amWaits ? new String[] {"mean", "p50", "p95", "AM wait"} : new String[] {"mean", "p50", "p95"}) {
       List<Double> v = new ArrayList<>();
@@ -157,5 +161,34 @@ public final class WorkloadReport {
       c.addSeries(k, names, v);
     }
     BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    // Locality per scheduler: one bar each, so no legend at all.
+    CategoryChart l = new CategoryChartBuilder().width(960).height(420)
+        .title("Maps run on their data, " + placement + " input (" + runs + ")").xAxisTitle("scheduler")
+        .yAxisTitle("data-local maps, %").build();
+    l.getStyler().setLegendVisible(false);
+    l.getStyler().setYAxisMin(0.0);
+    l.getStyler().setYAxisMax(100.0);
+    List<Double> local = new ArrayList<>();
+    for (String s : names) {
+      local.add(mean(bySched.get(s).get("data-local %")));
+    }
+    l.addSeries("data-local %", names, local);
+    String name = file.getFileName().toString().replace(".png", "-locality.png");
+    BitmapEncoder.saveBitmap(l, file.resolveSibling(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+  }
+
+  /** "one run", or "mean over N runs" (or "mean over 1–N runs" when schedulers ran different numbers). */
+  static String runs(Map<String, Map<String, List<Double>>> bySched) {
+    int min = Integer.MAX_VALUE;
+    int max = 0;
+    for (Map<String, List<Double>> d : bySched.values()) {
+      int n = d.get("mean") == null ? 0 : d.get("mean").size();
+      min = Math.min(min, n);
+      max = Math.max(max, n);
+    }
+    if (max <= 1) {
+      return "one run";
+    }
+    return "mean over " + (min == max ? String.valueOf(max) : min + "–" + max) + " runs";
   }
 }

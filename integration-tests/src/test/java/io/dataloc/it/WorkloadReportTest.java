@@ -1,0 +1,46 @@
+package io.dataloc.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The workload report from a summary: a table per placement with Dataloc's ratios to the best stock
+ * scheduler, and per placement a job-time chart and a locality chart whose titles say how many runs
+ * they average.
+ */
+class WorkloadReportTest {
+  @TempDir Path dir;
+
+  private static String line(String label, double mean, int dataLocal) {
+    return "WORKLOAD label=" + label + " jobs=6 maps=20 mean=" + mean + " p50=" + mean + " p95=" + (mean * 2)
+        + " makespan=90.0 map-phase-mean=10.0 data-local=" + dataLocal + " rack-local=0 map-seconds-on-data=5.0(n=3)"
+        + " map-seconds-remote=9.0(n=1)";
+  }
+
+  @Test
+  void tablesRatiosAndChartsPerPlacement() throws Exception {
+    Files.write(dir.resolve("summary.txt"), List.of(line("dataloc/hot/1", 30.0, 18), line("capacity/hot/1", 60.0, 10),
+        line("fair/hot/1", 40.0, 12), line("dataloc/spread/1", 20.0, 20), line("dataloc/spread/2", 22.0, 20),
+        line("capacity/spread/1", 25.0, 15), line("capacity/spread/2", 27.0, 15)), StandardCharsets.UTF_8);
+    WorkloadReport.main(new String[] {dir.toString()});
+    String md = Files.readString(dir.resolve("workload.md"));
+    assertTrue(md.contains("Dataloc over the best stock scheduler: mean 0.75 (fair)"), md);
+    assertTrue(md.contains("mean 0.81 (capacity)"), md);
+    for (String f : new String[] {"workload-hot.png", "workload-hot-locality.png", "workload-spread.png",
+        "workload-spread-locality.png"}) {
+      assertTrue(Files.size(dir.resolve(f)) > 1000, f);
+    }
+    assertEquals("one run", WorkloadReport.runs(Map.of("a", Map.of("mean", List.of(1.0)))));
+    assertEquals("mean over 2 runs", WorkloadReport.runs(Map.of("a", Map.of("mean", List.of(1.0, 2.0)))));
+    assertEquals("mean over 1–2 runs", WorkloadReport.runs(Map.of("a", Map.of("mean", List.of(1.0, 2.0)),
+        "b", Map.of("mean", List.of(1.0)))));
+  }
+}
