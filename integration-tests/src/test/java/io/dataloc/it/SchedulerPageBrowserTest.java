@@ -5,13 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.dataloc.core.workload.Scenarios;
-import io.dataloc.yarn.DatalocSchedulerPage;
 import io.dataloc.yarn.HadoopLine;
 import io.dataloc.yarn.LocalityScheduler;
 import java.awt.image.BufferedImage;
 import java.io.File;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,15 +38,8 @@ class SchedulerPageBrowserTest {
   void thePageShowsTheChartAndWhyEachJobWaits() throws Exception {
     String chromium = chromium();
     assumeTrue(chromium != null, "needs Chromium (apt-get install chromium)");
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
-    Map<String, String> settings = Map.of(
-        "mockrm.webapp.enabled", "true",
-        YarnConfiguration.RM_WEBAPP_ADDRESS, "127.0.0.1:" + port,
-        YarnConfiguration.YARN_HTTP_WEBAPP_SCHEDULER_PAGE, DatalocSchedulerPage.class.getName(),
-        "yarn.webapp.custom.webservice.class", "io.dataloc.yarn.web.DatalocWebServices");
+    int port = WebAndJmxTest.freePort();
+    Map<String, String> settings = WebAndJmxTest.webSettings(port);
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, settings, Scenarios.twoRacks(4), 8192, dir)) {
       List<List<String>> splits = Scenarios.spread(8, 4, 2, 21);
       MrJob job = c.launch(c.submit("page", splits), "h1", splits);

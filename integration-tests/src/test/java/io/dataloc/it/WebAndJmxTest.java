@@ -32,15 +32,8 @@ class WebAndJmxTest {
 
   @Test
   void schedulerPageAndJmxAreServed() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
-    Map<String, String> settings = Map.of(
-        "mockrm.webapp.enabled", "true",
-        YarnConfiguration.RM_WEBAPP_ADDRESS, "127.0.0.1:" + port,
-        YarnConfiguration.YARN_HTTP_WEBAPP_SCHEDULER_PAGE, DatalocSchedulerPage.class.getName(),
-        "yarn.webapp.custom.webservice.class", "io.dataloc.yarn.web.DatalocWebServices");
+    int port = freePort();
+    Map<String, String> settings = webSettings(port);
     try (MiniMr c = MiniMr.start(LocalityScheduler.class, settings, Scenarios.twoRacks(4), 8192, dir)) {
       List<List<String>> splits = Scenarios.spread(8, 4, 2, 21);
       MrJob job = c.launch(c.submit("web", splits), "h1", splits);
@@ -91,6 +84,22 @@ class WebAndJmxTest {
         get(base + "/ws/v1/cluster/scheduler/dataloc/apps/application_1_0099", 404);
         get(base + "/ws/v1/cluster/scheduler/dataloc/apps/not-an-id", 400);
     }
+  }
+
+  /** A free port on loopback for the RM's web server. */
+  static int freePort() throws java.io.IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** A MockRM's web server on {@code port}, with Dataloc's page and web services installed. */
+  static Map<String, String> webSettings(int port) {
+    return Map.of(
+        "mockrm.webapp.enabled", "true",
+        YarnConfiguration.RM_WEBAPP_ADDRESS, "127.0.0.1:" + port,
+        YarnConfiguration.YARN_HTTP_WEBAPP_SCHEDULER_PAGE, DatalocSchedulerPage.class.getName(),
+        "yarn.webapp.custom.webservice.class", "io.dataloc.yarn.web.DatalocWebServices");
   }
 
   private static int sum(JsonNode counts) {

@@ -2,7 +2,7 @@ package io.dataloc.yarn.line;
 
 import org.apache.hadoop.yarn.api.records.QueueInfo;
 
-/** Hadoop 3.4: a queue's report carries its full path (from 3.4). */
+/** Hadoop 3.4 and later: a queue's report carries its full path (from 3.4). */
 public final class QueuePaths {
   private QueuePaths() {}
 

@@ -8,7 +8,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicat
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
 
 /**
- * Hadoop 3.4: YARN counts applications with an unmanaged ApplicationMaster apart in its queue
+ * Hadoop 3.4 and later: YARN counts applications with an unmanaged ApplicationMaster apart in its queue
  * metrics (YARN-11078, from 3.4), and the scheduler is told which ones they are.
  */
 public final class UnmanagedAms {

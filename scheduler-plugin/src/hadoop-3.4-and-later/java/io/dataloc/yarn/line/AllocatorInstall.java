@@ -4,7 +4,7 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 
 /**
- * Hadoop 3.5: the CapacityScheduler's placement component is installed cluster-wide, by
+ * Hadoop 3.4 and later: the CapacityScheduler's placement component is installed cluster-wide, by
  * {@code yarn.scheduler.app-placement-allocator.class} (YARN-11026, from 3.4).
  */
 public final class AllocatorInstall {
@@ -17,6 +17,6 @@ public final class AllocatorInstall {
 
   /** Nothing to do per application: the key installs it for every one. */
   public static void perApplication(RMApp app, String allocatorClass) {
-    // cluster-wide on 3.5
+    // cluster-wide from 3.4
   }
 }
