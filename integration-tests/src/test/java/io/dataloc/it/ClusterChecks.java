@@ -3,6 +3,7 @@ package io.dataloc.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dataloc.yarn.HadoopLine;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -23,6 +24,11 @@ final class ClusterChecks {
   /** As {@link #assertPlannedLocalJob(String)}, the ResourceManager having run {@code scheduler}. */
   static void assertPlannedLocalJob(String out, String scheduler) {
     assertTrue(out.contains("the ResourceManager ran " + scheduler), "RM ran " + scheduler);
+    // The jar of the line the build chose, on daemons of that line.
+    Matcher line = Pattern.compile("rm: Dataloc \\S+ for Hadoop (\\S+) .* on Hadoop (\\d+\\.\\d+)").matcher(out);
+    assertTrue(line.find(), "the RM logged Dataloc's Hadoop line: " + out);
+    assertEquals(HadoopLine.line(), line.group(1), "the jar's line");
+    assertEquals(HadoopLine.line(), line.group(2), "the daemons' line");
     assertTrue(out.contains("Dataloc planned"), "the job was planned");
     Matcher m = Pattern.compile("DATALOC-REPORT data-local=(\\d+) rack-local=(\\d+) other=(\\d+)").matcher(out);
     assertTrue(m.find(), "a report line");
