@@ -52,9 +52,16 @@ public final class HadoopLine {
     return require(VersionInfo.getVersion());
   }
 
-  /** {@link #requireRunning} for a given running version. */
+  /**
+   * {@link #requireRunning} for a given running version. A version that names no line (a build
+   * without its version information says "Unknown") cannot be checked: it starts, and says so.
+   */
   static String require(String running) {
     String runningLine = lineOf(running);
+    if (!runningLine.matches("\\d+\\.\\d+")) {
+      return "Dataloc " + version() + " for Hadoop " + line() + " (built against " + builtAgainst()
+          + ") on a Hadoop whose version is not known ('" + running + "'): the line is not checked";
+    }
     if (!runningLine.equals(line())) {
       throw new YarnRuntimeException("Dataloc cannot start: " + jar() + " is built for Hadoop " + line()
           + " but this ResourceManager runs Hadoop " + running + "; install dataloc-scheduler-plugin-" + version()

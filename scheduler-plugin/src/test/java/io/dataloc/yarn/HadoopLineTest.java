@@ -33,6 +33,7 @@ class HadoopLineTest {
     assertTrue(e.getMessage().contains("-hadoop-" + otherLine + ".jar"), e.getMessage());
     assertTrue(e.getMessage().contains("-Phadoop-" + otherLine), e.getMessage());
     assertEquals("3.3", HadoopLine.lineOf("3.3.6"));
+    assertTrue(HadoopLine.require("Unknown").contains("not checked"), "an unknown version starts, saying so");
     assertEquals("unknown", HadoopLine.lineOf(null));
   }
 }
