@@ -11,7 +11,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dataloc.yarn.DatalocSchedulerPage;
 import io.dataloc.yarn.HadoopLine;
 import io.dataloc.yarn.LocalityScheduler;
+import java.io.IOException;
 import java.net.HttpURLConnection;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -87,8 +89,8 @@ class WebAndJmxTest {
   }
 
   /** A free port on loopback for the RM's web server. */
-  static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return s.getLocalPort();
     }
   }

@@ -1,12 +1,14 @@
 package io.dataloc.yarn;
 
 import io.dataloc.core.am.AmReplay;
+import io.dataloc.core.am.WaitLog;
 import io.dataloc.core.model.Evaluation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
@@ -111,7 +113,7 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   String note = "";
   String lastReason = "";
   /** Why it waits: its latest refusals, on the {@value #WAIT_NODES} nodes refused most recently. */
-  final io.dataloc.core.am.WaitLog waits = new io.dataloc.core.am.WaitLog(WAIT_NODES);
+  final WaitLog waits = new WaitLog(WAIT_NODES);
   Evaluation plan;
   double planMillis;
   /** The plan's declines (its shape, the declines in a row per node), while planned (else null). */
@@ -225,7 +227,7 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
 
   /** Map containers allocated on each host over the job's life, by host name (a copy). */
   Map<String, Integer> mapsByHost() {
-    return new java.util.TreeMap<>(mapsByHost);
+    return new TreeMap<>(mapsByHost);
   }
 
   @Override

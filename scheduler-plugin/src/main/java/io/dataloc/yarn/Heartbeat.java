@@ -1,5 +1,6 @@
 package io.dataloc.yarn;
 
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
@@ -28,12 +29,12 @@ final class Heartbeat {
   private final EngineMaps maps;
   private final Supplier<Resource> minimumAllocation;
   /** Sets the room left on the queue metrics. */
-  private final java.util.function.Consumer<Resource> available;
+  private final Consumer<Resource> available;
   private final long startMillis;
 
   Heartbeat(SchedulerContext ctx, Containment containment, ClusterRoom room, NodeEvents nodes, AskSync asks,
       OtherWork otherWork, EngineMaps maps, Supplier<Resource> minimumAllocation,
-      java.util.function.Consumer<Resource> available) {
+      Consumer<Resource> available) {
     this.available = available;
     this.ctx = ctx;
     this.containment = containment;

@@ -1,5 +1,6 @@
 package io.dataloc.yarn;
 
+import java.util.Arrays;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
 
 /**
@@ -19,7 +20,7 @@ final class LocalityHistory {
 
   LocalityHistory(DatalocMetrics metrics) {
     this.metrics = metrics;
-    java.util.Arrays.fill(minute, -1);
+    Arrays.fill(minute, -1);
   }
 
   /** A map container of this locality was allocated at {@code nowMillis}. */
@@ -43,7 +44,7 @@ final class LocalityHistory {
     synchronized (this) {
       if (minute[b] != m) {
         minute[b] = m;
-        java.util.Arrays.fill(counts[b], 0);
+        Arrays.fill(counts[b], 0);
       }
       counts[b][level]++;
     }

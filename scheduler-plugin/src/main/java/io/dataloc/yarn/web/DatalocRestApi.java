@@ -7,6 +7,7 @@ import io.dataloc.yarn.DatalocFrontEnd;
 import io.dataloc.yarn.LocalityScheduler;
 import io.dataloc.yarn.WaitReport;
 import io.dataloc.yarn.WaitReports;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +29,7 @@ import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.RMWebServices;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.SchedulerTypeInfo;
+import org.apache.hadoop.yarn.webapp.WebAppException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,8 +72,8 @@ public abstract class DatalocRestApi extends RMWebServices {
     }
     try {
       return new SchedulerTypeInfo(new DatalocSchedulerInfo(s, rm.getRMContext().getRMNodes().keySet()));
-    } catch (java.io.IOException e) {
-      throw new org.apache.hadoop.yarn.webapp.WebAppException(e);
+    } catch (IOException e) {
+      throw new WebAppException(e);
     }
   }
 

@@ -1,10 +1,11 @@
 package io.dataloc.yarn.web;
 
+import java.io.IOException;
 import javax.xml.bind.annotation.XmlAccessType;
 import javax.xml.bind.annotation.XmlAccessorType;
 import javax.xml.bind.annotation.XmlRootElement;
+import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.QueueInfo;
-import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNodeReport;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.YarnScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.dao.FifoSchedulerInfo;
@@ -21,7 +22,7 @@ public class DatalocSchedulerInfo extends FifoSchedulerInfo {
   /** For JAXB. */
   public DatalocSchedulerInfo() {}
 
-  DatalocSchedulerInfo(YarnScheduler s, Iterable<org.apache.hadoop.yarn.api.records.NodeId> nodes) throws java.io.IOException {
+  DatalocSchedulerInfo(YarnScheduler s, Iterable<NodeId> nodes) throws IOException {
     QueueInfo q = s.getQueueInfo("default", false, false);
     qName = q.getQueueName();
     capacity = q.getCapacity();
@@ -29,17 +30,17 @@ public class DatalocSchedulerInfo extends FifoSchedulerInfo {
     qstate = q.getQueueState();
     minQueueMemoryCapacity = s.getMinimumResourceCapability().getMemorySize();
     maxQueueMemoryCapacity = s.getMaximumResourceCapability().getMemorySize();
-    for (org.apache.hadoop.yarn.api.records.NodeId id : nodes) {
+    for (NodeId id : nodes) {
       SchedulerNodeReport r = s.getNodeReport(id);
       if (r == null) {
         continue;
       }
       numNodes++;
-      usedNodeCapacity += (int) r.getUsedResource().getMemorySize();
-      availNodeCapacity += (int) r.getAvailableResource().getMemorySize();
-      Resource total = Resource.newInstance(r.getUsedResource().getMemorySize()
-          + r.getAvailableResource().getMemorySize(), 0);
-      totalNodeCapacity += (int) total.getMemorySize();
+      int used = (int) r.getUsedResource().getMemorySize();
+      int available = (int) r.getAvailableResource().getMemorySize();
+      usedNodeCapacity += used;
+      availNodeCapacity += available;
+      totalNodeCapacity += used + available;
       numContainers += r.getNumContainers();
     }
   }
