@@ -48,6 +48,8 @@ class WebAndJmxTest {
       String jmx = get("http://127.0.0.1:" + port + "/jmx?qry=Hadoop:service=ResourceManager,name=DatalocScheduler", 200);
       assertTrue(jmx.contains("\"PlansMade\" : 1"), jmx);
       assertTrue(jmx.contains("MapsNodeLocal"), jmx);
+      // The jar's Hadoop line, as a tag of the bean.
+      assertTrue(jmx.contains("\"tag.HadoopLine\" : \"" + HadoopLine.line() + " (Dataloc "), jmx);
       // Queue metrics as dashboards read them: root, and the one queue under it, each with the job.
       for (String q : new String[] {"q0=root", "q0=root,q1=default"}) {
         JsonNode bean = JSON.readTree(get(base + "/jmx?qry=Hadoop:service=ResourceManager,name=QueueMetrics," + q, 200))
