@@ -14,7 +14,10 @@ import java.util.regex.Pattern;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Summarizes the runs of {@code bin/dataloc-workload}: reads the {@code WORKLOAD} and
@@ -23,7 +26,9 @@ import org.knowm.xchart.style.Styler;
  * table per placement, with Dataloc's ratios to the best stock scheduler of the same runs) and one
  * pair of charts per placement ({@code DIR/workload-PLACEMENT.png}: mean, p50 and p95 job time per
  * scheduler; {@code DIR/workload-PLACEMENT-locality.png}: data-local maps per scheduler), titled
- * "one run" or with the number of runs they average, legends outside the plot.
+ * "one run" or with the number of runs they average, legends outside the plot; and, from the per-job
+ * rows of {@code DIR/jobs.csv} when present, the CDF of job completion times per scheduler
+ * ({@code DIR/workload-PLACEMENT-cdf.png}).
  */
 public final class WorkloadReport {
   /**
@@ -122,6 +127,10 @@ public final class WorkloadReport {
       }
       chart(dir.resolve("workload-" + placement.getKey() + ".png"), placement.getKey(), placement.getValue());
     }
+    Path jobs = dir.resolve("jobs.csv");
+    if (Files.exists(jobs)) {
+      cdfs(dir, jobs, data);
+    }
     Files.writeString(dir.resolve("workload.md"), md.toString(), StandardCharsets.UTF_8);
     System.out.print(md);
   }
@@ -175,6 +184,49 @@ public final class WorkloadReport {
     l.addSeries("data-local %", names, local);
     String name = file.getFileName().toString().replace(".png", "-locality.png");
     BitmapEncoder.saveBitmap(l, file.resolveSibling(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+  }
+
+  /**
+   * Per placement, the CDF of job completion times per scheduler, every job of every run pooled
+   * ({@code DIR/workload-PLACEMENT-cdf.png}), from the per-job rows of {@code jobs.csv}.
+   */
+  private static void cdfs(Path dir, Path jobs, Map<String, Map<String, Map<String, List<Double>>>> data)
+      throws IOException {
+    // placement -> scheduler -> job completion times
+    Map<String, Map<String, List<Double>>> times = new LinkedHashMap<>();
+    List<String> rows = Files.readAllLines(jobs, StandardCharsets.UTF_8);
+    for (String row : rows.subList(Math.min(1, rows.size()), rows.size())) {
+      String[] f = row.split(",");
+      String[] label = f[0].split("/");
+      if (f.length < 5 || label.length < 2) {
+        continue;
+      }
+      times.computeIfAbsent(label[1], k -> new LinkedHashMap<>()).computeIfAbsent(label[0], k -> new ArrayList<>())
+          .add(Double.parseDouble(f[4]));
+    }
+    for (var placement : times.entrySet()) {
+      String runs = data.containsKey(placement.getKey()) ? runs(data.get(placement.getKey())) : "all runs";
+      XYChart c = new XYChartBuilder().width(960).height(520)
+          .title("Job completion time CDF, " + placement.getKey() + " input (every job, "
+              + runs.replace("mean over", "pooled over") + ")")
+          .xAxisTitle("job completion time, s").yAxisTitle("fraction of jobs done").build();
+      c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+      c.getStyler().setYAxisMin(0.0);
+      c.getStyler().setYAxisMax(1.0);
+      c.getStyler().setYAxisDecimalPattern("0.0");
+      c.getStyler().setYAxisTickMarkSpacingHint(60);
+      for (var s : placement.getValue().entrySet()) {
+        List<Double> t = new ArrayList<>(s.getValue());
+        t.sort(null);
+        List<Double> y = new ArrayList<>();
+        for (int i = 0; i < t.size(); i++) {
+          y.add((i + 1.0) / t.size());
+        }
+        c.addSeries(s.getKey(), t, y).setMarker(SeriesMarkers.NONE);
+      }
+      BitmapEncoder.saveBitmap(c, dir.resolve("workload-" + placement.getKey() + "-cdf.png").toString(),
+          BitmapEncoder.BitmapFormat.PNG);
+    }
   }
 
   /** "one run", or "mean over N runs" (or "mean over 1–N runs" when schedulers ran different numbers). */
