@@ -89,6 +89,15 @@ public final class MapService {
    */
   public static Decision serve(DecisionEngine engine, int host, String hostName, Facts facts,
       int maxTries) {
+    engine.beginSlot();
+    try {
+      return tries(engine, host, hostName, facts, maxTries);
+    } finally {
+      engine.endSlot();
+    }
+  }
+
+  private static Decision tries(DecisionEngine engine, int host, String hostName, Facts facts, int maxTries) {
     Set<Long> excluded = new HashSet<>();
     int tries = Math.min(maxTries, engine.activeJobs() + 1);
     for (int i = 0; i < tries; i++) {

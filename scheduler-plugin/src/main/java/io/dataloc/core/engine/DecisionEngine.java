@@ -173,6 +173,26 @@ public final class DecisionEngine {
   }
 
   /** A slot on {@code host} is free: what runs there, or null; {@link #propose} and {@link #commit} at once. */
+  /**
+   * One free slot is served now by {@link #propose}s, each refused proposal's job excluded from
+   * the next, until one is committed or the slot is given up ({@link #endSlot}, always). Between
+   * the proposals only the refused jobs' tasks may change (released, routed away); the starvation
+   * guard relies on that to look at each starving job once per slot.
+   */
+  public void beginSlot() {
+    guard.beginSlot();
+  }
+
+  /** The slot begun by {@link #beginSlot} is served or given up. */
+  public void endSlot() {
+    guard.endSlot();
+  }
+
+  /** Turns the guard's per-slot memory off (a test compares the decisions with and without it). */
+  void forgetLooks() {
+    guard.forgetLooks();
+  }
+
   public Decision onSlotFree(int host) {
     Decision d = propose(host, java.util.Set.of());
     return d == null ? null : commit(d);

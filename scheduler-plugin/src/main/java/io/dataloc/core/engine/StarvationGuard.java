@@ -23,7 +23,12 @@ import java.util.function.Function;
  * <p>Cost: the jobs are kept oldest first (last container, then index), so a decision looks only
  * at the jobs that are starving, oldest first, and stops at the first with work for the host or at
  * the first that is not starving — not at every job. With many jobs starving at once and no work
- * for the host it still looks at each of them, {@value #SCAN} tasks at most each.
+ * for the host it still looks at each of them, {@value #SCAN} tasks at most each — once per free
+ * slot, not once per proposal: while one slot is served ({@link #beginSlot} to {@link #endSlot}),
+ * a front end that refuses a proposal excludes its job, and nothing else changes but the clock, so
+ * a fruitless look is remembered and the next one starts where it stopped, at the jobs that began
+ * to starve since (a slot refused by many jobs in turn would otherwise repeat the whole look for
+ * each of them).
  */
 final class StarvationGuard {
   /** Tasks of a job's list looked at for a shared queue or a full host (cost per decision). */
@@ -39,11 +44,37 @@ final class StarvationGuard {
       java.util.Comparator.comparingLong((JobState j) -> j.lastServed).thenComparingInt(JobState::index));
   /** Slots of the live hosts, recounted when hosts change (-1: to recount). */
   private long liveSlots = -1;
+  /** One slot is being served: a fruitless look may be remembered. */
+  private boolean slotOpen;
+  /** The last look found nothing for {@link #memoHost}; it stopped at {@link #memoStop} (null: at the end). */
+  private boolean memoValid;
+  private int memoHost = -1;
+  private JobState memoStop;
+  /** Whether looks are remembered within a slot (off only to check that remembering changes nothing). */
+  private boolean remember = true;
 
   StarvationGuard(int rounds, EngineState state, OnlinePolicy policy) {
     this.rounds = rounds;
     this.state = state;
     this.policy = policy;
+  }
+
+  /** One free slot is served now, perhaps by several proposals (see the class comment). */
+  void beginSlot() {
+    slotOpen = true;
+    memoValid = false;
+  }
+
+  /** The slot is served, or given up. */
+  void endSlot() {
+    slotOpen = false;
+    memoValid = false;
+    memoStop = null;
+  }
+
+  /** Turns remembering off, for a test that compares the picks with and without it. */
+  void forgetLooks() {
+    remember = false;
   }
 
   /** A decision is being made: the clock advances. */
@@ -53,6 +84,7 @@ final class StarvationGuard {
 
   /** The job got a container now (or was just admitted: it starts its wait now). */
   void served(JobState j) {
+    memoValid = false;
     byAge.remove(j); // by its old stamp
     j.lastServed = decisions;
     byAge.add(j);
@@ -60,11 +92,13 @@ final class StarvationGuard {
 
   /** The job left the engine. */
   void removed(JobState j) {
+    memoValid = false;
     byAge.remove(j);
   }
 
   /** A host came, went or changed its slots: a round's length is recounted. */
   void hostsChanged() {
+    memoValid = false;
     liveSlots = -1;
   }
 
@@ -123,8 +157,17 @@ final class StarvationGuard {
       }
     }
     long limit = (long) rounds * Math.max(1, liveSlots);
-    for (JobState j : byAge) {
+    Iterable<JobState> jobs = byAge;
+    if (remember && slotOpen && memoValid && memoHost == host) {
+      if (memoStop == null) {
+        return null; // every job starved at the last look, and none had work here
+      }
+      jobs = byAge.tailSet(memoStop, true); // the jobs looked at before still have none
+    }
+    memoValid = false;
+    for (JobState j : jobs) {
       if (decisions - j.lastServed <= limit) {
+        look(host, j);
         return null; // it and every later one have had a container recently
       }
       if (j.pending == 0 || excluded.contains(j)) {
@@ -135,7 +178,15 @@ final class StarvationGuard {
         return new Pick(t, decisions - j.lastServed);
       }
     }
+    look(host, null);
     return null;
+  }
+
+  /** A fruitless look at {@code host} stopped at {@code stop} (null: it saw every job). */
+  private void look(int host, JobState stop) {
+    memoValid = slotOpen;
+    memoHost = host;
+    memoStop = stop;
   }
 
   /**
