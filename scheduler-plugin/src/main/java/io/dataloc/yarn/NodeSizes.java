@@ -3,7 +3,6 @@ package io.dataloc.yarn;
 import io.dataloc.core.engine.DecisionEngine;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.Resource;
@@ -87,30 +86,6 @@ final class NodeSizes {
 
     public Resource unit() {
       return unit;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      if (o == this) {
-        return true;
-      }
-      if (!(o instanceof Unit)) {
-        return false;
-      }
-      Unit that = (Unit) o;
-      return Objects.equals(minimum, that.minimum)
-          && Objects.equals(unit, that.unit);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(minimum, unit);
-    }
-
-    @Override
-    public String toString() {
-      return "Unit[minimum=" + minimum
-          + ", unit=" + unit + "]";
     }
   }
 

@@ -8,7 +8,6 @@ import io.dataloc.core.engine.PlanHosts;
 import io.dataloc.core.engine.PlanInput;
 import io.dataloc.core.model.Assignment;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -312,38 +311,6 @@ final class PlacementPipeline {
 
     public int defaultRack() {
       return defaultRack;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      if (o == this) {
-        return true;
-      }
-      if (!(o instanceof Snapshot)) {
-        return false;
-      }
-      Snapshot that = (Snapshot) o;
-      return Objects.equals(hosts, that.hosts)
-          && taskCount == that.taskCount
-          && liveTasks == that.liveTasks
-          && capacity == that.capacity
-          && Objects.equals(rackOfHost, that.rackOfHost)
-          && defaultRack == that.defaultRack;
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(hosts, taskCount, liveTasks, capacity, rackOfHost, defaultRack);
-    }
-
-    @Override
-    public String toString() {
-      return "Snapshot[hosts=" + hosts
-          + ", taskCount=" + taskCount
-          + ", liveTasks=" + liveTasks
-          + ", capacity=" + capacity
-          + ", rackOfHost=" + rackOfHost
-          + ", defaultRack=" + defaultRack + "]";
     }
   }
 

@@ -4,7 +4,6 @@ import io.dataloc.core.model.Assignment;
 import io.dataloc.core.model.Problem;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The plan's two declines, for one planned job whose MapReduce AM the scheduler replays
@@ -104,32 +103,6 @@ public final class PlanGuard {
 
     public Map<String, Integer> slots() {
       return slots;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      if (o == this) {
-        return true;
-      }
-      if (!(o instanceof Shape)) {
-        return false;
-      }
-      Shape that = (Shape) o;
-      return waves == that.waves
-          && concurrency == that.concurrency
-          && Objects.equals(slots, that.slots);
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(waves, concurrency, slots);
-    }
-
-    @Override
-    public String toString() {
-      return "Shape[waves=" + waves
-          + ", concurrency=" + concurrency
-          + ", slots=" + slots + "]";
     }
   }
 
