@@ -1,6 +1,8 @@
 package io.dataloc.conformance;
 
 import io.dataloc.yarn.cs.DatalocPlacementAllocator;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -11,9 +13,14 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * factory falls back to its stock allocator without a word when the key is missing, misspelt or
  * unread (a test that builds {@code new Configuration(false)}); a green run must mean the
  * component was there.
+ *
+ * <p>Attaches are summed per class over the whole test JVM: Surefire reruns only the methods that
+ * failed, in the same JVM, and a rerun method may be one that never builds an application (a class
+ * whose first run attached must not fail because its rerun of one such method did not).
  */
 public class AttachCanary implements BeforeAllCallback, AfterAllCallback {
   private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(AttachCanary.class);
+  private static final Map<String, Long> ATTACHES_BY_CLASS = new ConcurrentHashMap<>();
 
   @Override
   public void beforeAll(ExtensionContext context) throws ClassNotFoundException {
@@ -31,9 +38,10 @@ public class AttachCanary implements BeforeAllCallback, AfterAllCallback {
   public void afterAll(ExtensionContext context) {
     long before = context.getStore(NS).get("attaches", Long.class);
     long during = DatalocPlacementAllocator.attaches() - before;
+    long total = ATTACHES_BY_CLASS.merge(context.getDisplayName(), during, Long::sum);
     System.out.println("Dataloc canary: " + context.getDisplayName() + ": the placement component attached "
-        + during + " times");
-    if (during <= 0) {
+        + during + " times (" + total + " in every run of this class)");
+    if (total <= 0) {
       throw new AssertionError("Dataloc's placement component never attached during " + context.getDisplayName()
           + ": the CapacityScheduler ran with its stock allocator (is yarn.scheduler.app-placement-allocator.class"
           + " read?)");
