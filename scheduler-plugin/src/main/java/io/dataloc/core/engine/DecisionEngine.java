@@ -52,6 +52,8 @@ public final class DecisionEngine {
   private final OnlinePolicy policy;
   private final EngineLearning learning;
   private final StarvationGuard guard;
+  /** Whether the policy hears of slots and may remember within one (off only in a test). */
+  private boolean slotMemory = true;
   private final EngineJobs jobs;
   private final Rehomer rehomer;
   private final Admissions admissions;
@@ -172,27 +174,36 @@ public final class DecisionEngine {
     return jobs.count();
   }
 
-  /** A slot on {@code host} is free: what runs there, or null; {@link #propose} and {@link #commit} at once. */
   /**
    * One free slot is served now by {@link #propose}s, each refused proposal's job excluded from
    * the next, until one is committed or the slot is given up ({@link #endSlot}, always). Between
    * the proposals only the refused jobs' tasks may change (released, routed away); the starvation
-   * guard relies on that to look at each starving job once per slot.
+   * guard and the policy ({@link OnlinePolicy#beginSlot}) rely on that to look at each job once per
+   * slot.
    */
   public void beginSlot() {
     guard.beginSlot();
+    if (slotMemory) {
+      policy.beginSlot();
+    }
   }
 
   /** The slot begun by {@link #beginSlot} is served or given up. */
   public void endSlot() {
     guard.endSlot();
+    policy.endSlot();
   }
 
-  /** Turns the guard's per-slot memory off (a test compares the decisions with and without it). */
+  /**
+   * Turns the per-slot memory of the guard and the policy off (a test compares the decisions with
+   * and without it).
+   */
   void forgetLooks() {
     guard.forgetLooks();
+    slotMemory = false;
   }
 
+  /** A slot on {@code host} is free: what runs there, or null; {@link #propose} and {@link #commit} at once. */
   public Decision onSlotFree(int host) {
     Decision d = propose(host, java.util.Set.of());
     return d == null ? null : commit(d);

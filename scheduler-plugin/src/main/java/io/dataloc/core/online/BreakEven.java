@@ -81,6 +81,9 @@ public final class BreakEven implements OnlinePolicy {
   private int[][] listedAt = new int[0][];
   /** Per task: the racks it is listed in; null if none. */
   private int[][] listedIn = new int[0][];
+  /** A slot is being served ({@link #beginSlot}); its ranking once a pick excluded a job, else null. */
+  private boolean slotOpen;
+  private SlotRanking ranking;
 
   @Override
   public String name() {
@@ -186,22 +189,57 @@ public final class BreakEven implements OnlinePolicy {
     return pick(host, Set.of());
   }
 
+  /**
+   * The three lists are looked through in order; the first with a candidate answers. Within a slot,
+   * once a pick excludes a job, the lists are ranked once ({@link SlotRanking}) and later picks
+   * resume there instead of scanning every job again: the same answers (a test holds them equal to
+   * the scan's), at {@code O(jobs · log jobs)} per slot rather than per refused proposal.
+   */
   @Override
   public Pick pick(int host, Set<JobView> excluded) {
+    if (slotOpen && !excluded.isEmpty()) {
+      if (ranking == null || ranking.host() != host) {
+        ranking = rank(host);
+      }
+      return picked(host, ranking.first(0, s, excluded), ranking.first(1, s, excluded),
+          ranking.first(2, s, excluded));
+    }
     int t = hostList(host).first(s, stamp, excluded, x -> true);
-    String why = LOCAL;
-    if (t < 0 && s.rackOf(host) != PolicyState.NO_RACK) {
-      t = rackList(s.rackOf(host)).first(s, stamp, excluded, away(host));
-      why = RACK;
+    if (t >= 0) {
+      return picked(host, t, -1, -1);
     }
-    if (t < 0) {
-      t = all.first(s, stamp, excluded, away(host));
-      why = AWAY;
-    }
+    t = s.rackOf(host) == PolicyState.NO_RACK ? -1 : rackList(s.rackOf(host)).first(s, stamp, excluded, away(host));
+    return picked(host, -1, t, t >= 0 ? -1 : all.first(s, stamp, excluded, away(host)));
+  }
+
+  /** The pick from the first list with a candidate (-1: none there), or null. */
+  private Pick picked(int host, int here, int inRack, int anywhere) {
+    int t = here >= 0 ? here : inRack >= 0 ? inRack : anywhere;
     if (t < 0) {
       return null;
     }
+    String why = here >= 0 ? LOCAL : inRack >= 0 ? RACK : AWAY;
     return new Pick(t, s.level(t, host), why, pin[t]);
+  }
+
+  private SlotRanking rank(int host) {
+    int rack = s.rackOf(host);
+    return new SlotRanking(host, new int[][] {
+        hostList(host).ranked(s, stamp, x -> true),
+        rack == PolicyState.NO_RACK ? new int[0] : rackList(rack).ranked(s, stamp, away(host)),
+        all.ranked(s, stamp, away(host))});
+  }
+
+  @Override
+  public void beginSlot() {
+    slotOpen = true;
+    ranking = null;
+  }
+
+  @Override
+  public void endSlot() {
+    slotOpen = false;
+    ranking = null;
   }
 
   /**

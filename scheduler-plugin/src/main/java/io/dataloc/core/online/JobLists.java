@@ -1,6 +1,7 @@
 package io.dataloc.core.online;
 
 import io.dataloc.core.jobs.JobView;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -65,6 +66,35 @@ final class JobLists {
       }
     }
     return bestTask;
+  }
+
+  /**
+   * Every job's oldest live task here that passes {@code ok}, first job in the engine's order
+   * first: what {@link #first} returns, and, as more and more jobs are excluded, returns next.
+   * {@code O(jobs · log jobs)}.
+   */
+  int[] ranked(PolicyState s, int[] stamps, IntPredicate ok) {
+    JobView[] jobs = new JobView[parts.size()];
+    int[] tasks = new int[parts.size()];
+    int n = 0;
+    for (Map.Entry<JobView, Part> e : parts.entrySet()) {
+      int t = oldest(e.getValue(), stamps, s);
+      if (t >= 0 && ok.test(t)) {
+        jobs[n] = e.getKey();
+        tasks[n++] = t;
+      }
+    }
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    // Stable, so jobs the order ties keep the list's order, as first's scan does.
+    Arrays.sort(order, (a, b) -> s.compareJobs(jobs[a], jobs[b]));
+    int[] out = new int[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = tasks[order[i]];
+    }
+    return out;
   }
 
   /** Visits the live tasks of {@code job}, oldest first, until {@code visit} returns false. */

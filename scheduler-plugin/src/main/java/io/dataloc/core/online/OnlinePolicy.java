@@ -49,6 +49,16 @@ public interface OnlinePolicy {
   }
 
   /**
+   * One free slot is served now, perhaps by several {@link #pick(int, java.util.Set)}s on one host,
+   * each with the jobs excluded before and more; until {@link #endSlot} only the excluded jobs'
+   * tasks change. A policy may remember what it found for the slot; the default remembers nothing.
+   */
+  default void beginSlot() {}
+
+  /** The slot begun by {@link #beginSlot} is served or given up: forget what was remembered. */
+  default void endSlot() {}
+
+  /**
    * The task {@code job} would run in a free slot on {@code host}, or null: for a front end that
    * chose the job itself (the CapacityScheduler's queues choose it), asked on every visit, so it
    * changes nothing a later call sees, ticks no clock and hears no pass. The default is

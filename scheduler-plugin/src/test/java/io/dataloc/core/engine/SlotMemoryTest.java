@@ -10,28 +10,40 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The starvation guard remembers a fruitless look within one slot; remembering changes no
- * decision. The oracle is the same engine without the memory, driven through the same seeded
- * history: hosts served through the slot service with refusals that exclude job after job,
- * tasks finishing, jobs arriving. Every decision and every refusal must agree, in order.
+ * Within one slot, the starvation guard remembers a fruitless look and break-even ranks its lists
+ * once; remembering changes no decision. The oracle is the same engine without the memory, driven
+ * through the same seeded history: hosts served through the slot service with refusals that
+ * exclude job after job, tasks finishing, jobs arriving. Every decision and every refusal must
+ * agree, in order.
  */
-class GuardMemoryTest {
-  private static final String[] POLICIES = {"jsq-maxweight-steal", "break-even", "jsq-maxweight"};
+class SlotMemoryTest {
+  private static final String[] POLICIES = {"jsq-maxweight-steal", "break-even", "jsq-maxweight", "break-even"};
 
   @Test
-  void rememberingALookChangesNoDecision() {
+  void rememberingWithinASlotChangesNoDecision() {
     int starvingPicks = 0;
     int refusals = 0;
-    for (long seed = 1; seed <= 60; seed++) {
+    int resumedBreakEven = 0;
+    for (long seed = 1; seed <= 80; seed++) {
       String policy = POLICIES[(int) (seed % POLICIES.length)];
       List<String> remembered = run(seed, policy, true);
       List<String> oracle = run(seed, policy, false);
       assertEquals(oracle, remembered, "seed " + seed + ", " + policy);
       starvingPicks += (int) oracle.stream().filter(s -> s.contains("starvation guard")).count();
       refusals += (int) oracle.stream().filter(s -> s.startsWith("refused")).count();
+      if (policy.equals("break-even")) {
+        // A policy's pick right after a refusal (of its slot, mostly) is one the ranking answered.
+        for (int i = 1; i < oracle.size(); i++) {
+          if (oracle.get(i - 1).startsWith("refused") && oracle.get(i).startsWith("ran")
+              && !oracle.get(i).contains("starvation guard")) {
+            resumedBreakEven++;
+          }
+        }
+      }
     }
     assertTrue(starvingPicks > 50, "the guard picked: " + starvingPicks);
     assertTrue(refusals > 500, "slots were refused by job after job: " + refusals);
+    assertTrue(resumedBreakEven > 100, "break-even picked after a refusal: " + resumedBreakEven);
   }
 
   /** One seeded history; what happened, in order. */
