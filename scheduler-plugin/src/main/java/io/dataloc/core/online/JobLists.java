@@ -97,6 +97,12 @@ final class JobLists {
     return out;
   }
 
+  /** The oldest live task of {@code job} here, or -1: amortised {@code O(1)}. */
+  int oldestOf(JobView job, int[] stamps, PolicyState s) {
+    Part p = parts.get(job);
+    return p == null ? -1 : oldest(p, stamps, s);
+  }
+
   /** Visits the live tasks of {@code job}, oldest first, until {@code visit} returns false. */
   void forEach(JobView job, int[] stamps, PolicyState s, IntPredicate visit) {
     Part p = parts.get(job);
