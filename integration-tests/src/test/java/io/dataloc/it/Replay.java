@@ -23,6 +23,10 @@ public final class Replay {
   private Replay() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("--calibrate")) {
+      Calibration.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+      return;
+    }
     ReplayOptions o;
     try {
       o = ReplayOptions.parse(args);

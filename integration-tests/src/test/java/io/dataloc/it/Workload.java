@@ -82,7 +82,7 @@ public final class Workload {
       racks.put(d.getHostName(), d.getNetworkLocation());
     }
     List<String> names = new ArrayList<>(new TreeMap<>(dataNodes).keySet());
-    SplittableRandom rnd = new SplittableRandom(seed);
+    List<List<String>> where = replicaHosts(files, placement, seed, names, racks);
     byte[] line = "0123456789abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz012\n"
         .getBytes(StandardCharsets.US_ASCII);
     byte[] page = new byte[line.length * 8192];
@@ -92,19 +92,7 @@ public final class Workload {
     fs.delete(dir, true);
     Map<String, Integer> perHost = new TreeMap<>();
     for (int f = 0; f < files; f++) {
-      List<String> pick;
-      if (placement.equals("hot") && f % 6 != 5) {
-        pick = List.of(names.get(0), names.get(2)); // one host on each rack, as HDFS's rack rule wants
-      } else {
-        // Two hosts on two racks where there are two: HDFS puts the second replica on another rack
-        // than the first whatever the favored nodes say.
-        String a = names.get(rnd.nextInt(names.size()));
-        List<String> others = names.stream().filter(n -> !racks.get(n).equals(racks.get(a))).toList();
-        if (others.isEmpty()) {
-          others = names.stream().filter(n -> !n.equals(a)).toList();
-        }
-        pick = List.of(a, others.get(rnd.nextInt(others.size())));
-      }
+      List<String> pick = where.get(f);
       InetSocketAddress[] favored = pick.stream().map(dataNodes::get).toArray(InetSocketAddress[]::new);
       Path p = new Path(dir, String.format(Locale.ROOT, "part-%03d", f));
       // Favored nodes are hints: HDFS may put a replica elsewhere (a node busy at that moment), and
@@ -129,6 +117,32 @@ public final class Workload {
     }
     System.out.println("WORKLOAD-INPUT files=" + files + " block-mb=" + (blockBytes >> 20) + " placement=" + placement
         + " replicas-per-host=" + perHost);
+  }
+
+  /**
+   * Where each file's two replicas go, for {@code names} (sorted) on {@code racks}: {@code hot}
+   * puts five files in six on the first and third host (one per rack, as HDFS's rack rule wants);
+   * every other file goes to a host drawn at random and one of another rack (HDFS puts the second
+   * replica on another rack than the first whatever the favored nodes say). The trace replay's
+   * calibration places its model's blocks with this too.
+   */
+  static List<List<String>> replicaHosts(int files, String placement, long seed, List<String> names,
+      Map<String, String> racks) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    List<List<String>> out = new ArrayList<>();
+    for (int f = 0; f < files; f++) {
+      if (placement.equals("hot") && f % 6 != 5) {
+        out.add(List.of(names.get(0), names.get(2)));
+        continue;
+      }
+      String a = names.get(rnd.nextInt(names.size()));
+      List<String> others = names.stream().filter(n -> !racks.get(n).equals(racks.get(a))).toList();
+      if (others.isEmpty()) {
+        others = names.stream().filter(n -> !n.equals(a)).toList();
+      }
+      out.add(List.of(a, others.get(rnd.nextInt(others.size()))));
+    }
+    return out;
   }
 
   /**

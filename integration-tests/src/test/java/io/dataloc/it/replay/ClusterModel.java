@@ -163,6 +163,20 @@ public final class ClusterModel {
         + perReduce / k.nicRate() + perReduce / k.reduceCpuRate() + (double) output / reduces / k.writeRate();
   }
 
+  /**
+   * Puts the file at {@code path} where a real cluster had it (one list of replica hosts per
+   * block), instead of HDFS's default policy: the calibration replays a real run's input.
+   */
+  public void pin(String path, List<List<String>> blocks) {
+    for (List<String> b : blocks) {
+      if (b.isEmpty() || !index.keySet().containsAll(b)) {
+        throw new IllegalArgumentException(path + ": a block on hosts the model does not have: " + b);
+      }
+    }
+    files.put(path, new ArrayList<>(blocks));
+    fileRandom.put(path, new SplittableRandom(seed * 1_000_003L + path.hashCode()));
+  }
+
   /** The replica hosts of the first {@code blocks} blocks of the file at {@code path}. */
   public List<List<String>> blocks(String path, int blocks) {
     List<List<String>> file = files.computeIfAbsent(path, p -> new ArrayList<>());

@@ -1,0 +1,252 @@
+package io.dataloc.it;
+
+import io.dataloc.it.replay.ClusterModel;
+import io.dataloc.it.replay.ReplayResult;
+import io.dataloc.it.replay.SwimTrace;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code bin/dataloc-replay --calibrate}: does the replay's model predict the real cluster? It
+ * replays the namespaced cluster's workload ({@code bin/dataloc-workload}: the same jobs, arrivals
+ * and input placement for a seed, {@link Workload#specs}, {@link Workload#replicaHosts}) on a
+ * model of that cluster (four hosts on two racks, 20 Mbit/s host links, unshaped rack uplinks,
+ * 64 MB blocks, eight map containers a host, the same AM limit) through each scheduler the real
+ * runs used, and sets the model's means beside the measured ones.
+ *
+ * <p>Two constants belong to the machine, not the network, and are taken from the real runs:
+ * <ul>
+ *   <li>a task's start: the measured mean of a data-local map's time, less the model's read and
+ *       processing of one block (the rest is JVM start and commit on a busy two-core machine);
+ *   <li>an AM's start: fitted, the value of a small grid that predicts the {@code spread} runs'
+ *       means best (least squares over schedulers and seeds).
+ * </ul>
+ * The {@code hot} runs are not used to fit anything: they are the test.
+ */
+public final class Calibration {
+  private static final Pattern LOCAL = Pattern.compile(
+      "label=(\\S+)/(\\S+)/(\\d+) .*map-seconds-on-data=([\\d.]+)\\(n=(\\d+)\\)");
+  private static final Pattern DATA_LOCAL = Pattern.compile(
+      "label=(\\S+) .*maps=(\\d+) .*data-local=(\\d+) ");
+  private static final double NIC = 20e6 / 8;
+  private static final long BLOCK = 64L << 20;
+  private static final int JOBS = 12;
+  private static final double GAP = 6;
+  private static final int FILES = 24;
+  private static final double AM_PERCENT = 0.3;
+
+  private Calibration() {}
+
+  /** One real run: the mean job time of its jobs, and how many. */
+  record Run(String scheduler, String placement, long seed, double mean, int jobs) {}
+
+  public static void main(String[] args) throws Exception {
+    Path real = Path.of("integration-tests/results/jobs.csv");
+    Path out = Path.of("integration-tests/target/calibration");
+    List<Double> amGrid = List.of(10.0, 20.0, 30.0, 40.0, 50.0, 60.0);
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      switch (args[i]) {
+        case "--real" -> real = Path.of(args[i + 1]);
+        case "--out" -> out = Path.of(args[i + 1]);
+        case "--am-start-s" -> amGrid = parseList(args[i + 1]);
+        default -> throw new IllegalArgumentException("--calibrate: unknown option '" + args[i] + "'");
+      }
+    }
+    Path summary = real.resolveSibling("summary.txt");
+    List<Run> runs = readRuns(real);
+    double localMap = localMapSeconds(summary);
+    ClusterModel.Constants base = ClusterModel.Constants.defaults();
+    double taskStart = localMap - BLOCK / base.diskRate() - BLOCK / base.mapCpuRate();
+    Files.createDirectories(out);
+    System.err.printf(Locale.ROOT, "calibration: %d real runs; a data-local map took %.1f s on average there,"
+        + " so a task starts in %.1f s%n", runs.size(), localMap, taskStart);
+
+    double bestAm = Double.NaN;
+    double bestErr = Double.MAX_VALUE;
+    StringBuilder fit = new StringBuilder();
+    for (double am : amGrid) {
+      double err = 0;
+      int n = 0;
+      for (Run r : runs) {
+        if (r.placement().equals("spread")) {
+          double m = model(r, constants(taskStart, am), out).mean();
+          err += (m - r.mean()) * (m - r.mean());
+          n++;
+        }
+      }
+      double rms = Math.sqrt(err / Math.max(1, n));
+      fit.append(String.format(Locale.ROOT, "| %.0f s | %.1f s |%n", am, rms));
+      System.err.printf(Locale.ROOT, "calibration: AM start %.0f s: RMS error %.1f s over %d spread runs%n", am, rms, n);
+      if (rms < bestErr) {
+        bestErr = rms;
+        bestAm = am;
+      }
+    }
+    ClusterModel.Constants k = constants(taskStart, bestAm);
+    Map<String, Double> realLocal = dataLocal(summary);
+    List<String> csv = new ArrayList<>(List.of(
+        "scheduler,placement,seed,real_mean_s,model_mean_s,real_data_local,model_node_local,model_am_wait_s"));
+    Map<String, Map<String, double[]>> byPlacement = new TreeMap<>();
+    for (Run r : runs) {
+      Modelled mod = model(r, k, out);
+      double m = mod.mean();
+      csv.add(String.format(Locale.ROOT, "%s,%s,%d,%.1f,%.1f,%.2f,%.2f,%.1f", r.scheduler(), r.placement(), r.seed(),
+          r.mean(), m, realLocal.getOrDefault(r.scheduler() + "/" + r.placement() + "/" + r.seed(), Double.NaN),
+          mod.nodeLocal(), mod.amWait()));
+      double[] acc = byPlacement.computeIfAbsent(r.placement(), p -> new LinkedHashMap<>())
+          .computeIfAbsent(r.scheduler(), s -> new double[3]);
+      acc[0] += r.mean();
+      acc[1] += m;
+      acc[2]++;
+    }
+    Files.write(out.resolve("calibration.csv"), csv);
+    String md = report(byPlacement, localMap, taskStart, bestAm, fit.toString(), runs.size());
+    Files.writeString(out.resolve("calibration.md"), md);
+    System.out.println(md);
+  }
+
+  private static List<Double> parseList(String v) {
+    List<Double> out = new ArrayList<>();
+    for (String x : v.split(",")) {
+      double d = Double.parseDouble(x.trim());
+      if (!(d >= 0 && d <= 300)) {
+        throw new IllegalArgumentException("--am-start-s: " + d + " is outside 0..300");
+      }
+      out.add(d);
+    }
+    return out;
+  }
+
+  /** The namespaced cluster's model: its network and block size, the machine's two start times. */
+  static ClusterModel.Constants constants(double taskStart, double amStart) {
+    ClusterModel.Constants d = ClusterModel.Constants.defaults();
+    return new ClusterModel.Constants(BLOCK, NIC, 1, d.diskRate(), d.mapCpuRate(), d.reduceCpuRate(), d.writeRate(),
+        amStart, taskStart, d.bytesPerReduce(), d.slowStart(), d.nodeMb(), d.amMb(), 4);
+  }
+
+  /** The workload of {@code bin/dataloc-workload} for a seed, as a trace, its input pinned where that seed puts it. */
+  static List<SwimTrace.Job> workload(ClusterModel model, String placement, long seed) {
+    List<String> names = model.hosts();
+    List<List<String>> files = Workload.replicaHosts(FILES, placement, seed, names, model.topology());
+    List<SwimTrace.Job> trace = new ArrayList<>();
+    for (Workload.Spec s : Workload.specs(JOBS, seed, GAP, FILES)) {
+      String path = "workload-job-" + s.index();
+      List<List<String>> blocks = new ArrayList<>();
+      for (int m = 0; m < s.maps(); m++) {
+        blocks.add(files.get((s.first() + m) % FILES));
+      }
+      model.pin(path, blocks);
+      trace.add(new SwimTrace.Job("job" + s.index(), Math.round(s.arrival()), s.maps() * BLOCK, 0, 0, path));
+    }
+    return trace;
+  }
+
+  /** What the model gave for one run: mean job time, node-local fraction of maps, mean AM wait. */
+  record Modelled(double mean, double nodeLocal, double amWait) {}
+
+  /** The model's run of a real run's scheduler, placement and seed. */
+  private static Modelled model(Run r, ClusterModel.Constants k, Path out) throws Exception {
+    ClusterModel model = new ClusterModel(4, 2, r.seed(), k);
+    List<SwimTrace.Job> trace = workload(model, r.placement(), r.seed());
+    // The real runs of Dataloc ran its default of the time, jsq-maxweight-steal.
+    Map<String, String> dataloc = Map.of("online-policy", "jsq-maxweight-steal");
+    MiniMr.quiet = true;
+    ReplayResult res = ReplayRun.run(r.scheduler(), trace, model, AM_PERCENT, 3600, 0.1, dataloc,
+        out.resolve("work"), s -> { });
+    MiniMr.deleteQuietly(out.resolve("work"));
+    if (res.unfinished() > 0) {
+      throw new IllegalStateException(r + ": " + res.unfinished() + " jobs unfinished in the model after an hour");
+    }
+    return new Modelled(res.jobs().stream().mapToDouble(ReplayResult.JobTime::time).average().orElse(0),
+        res.locality()[0], res.meanAmWait());
+  }
+
+  /** The real runs in a workload {@code jobs.csv} (label {@code scheduler/placement/seed}, job time). */
+  static List<Run> readRuns(Path jobsCsv) throws Exception {
+    Map<String, double[]> acc = new LinkedHashMap<>();
+    List<String> lines = Files.readAllLines(jobsCsv);
+    String[] head = lines.get(0).split(",");
+    int label = List.of(head).indexOf("label");
+    int jct = List.of(head).indexOf("jct_s");
+    if (label < 0 || jct < 0) {
+      throw new IllegalArgumentException(jobsCsv + ": no label or jct_s column");
+    }
+    for (String line : lines.subList(1, lines.size())) {
+      String[] f = line.split(",");
+      acc.computeIfAbsent(f[label], x -> new double[2]);
+      acc.get(f[label])[0] += Double.parseDouble(f[jct]);
+      acc.get(f[label])[1]++;
+    }
+    List<Run> out = new ArrayList<>();
+    acc.forEach((l, a) -> {
+      String[] p = l.split("/");
+      out.add(new Run(p[0], p[1], Long.parseLong(p[2]), a[0] / a[1], (int) a[1]));
+    });
+    return out;
+  }
+
+  /** Each real run's fraction of maps that ran data-local, by label. */
+  static Map<String, Double> dataLocal(Path summary) throws Exception {
+    Map<String, Double> out = new TreeMap<>();
+    for (String line : Files.readAllLines(summary)) {
+      Matcher m = DATA_LOCAL.matcher(line);
+      if (line.startsWith("WORKLOAD ") && m.find()) {
+        out.put(m.group(1), Double.parseDouble(m.group(3)) / Double.parseDouble(m.group(2)));
+      }
+    }
+    return out;
+  }
+
+  /** The measured mean time of a data-local map over every run in {@code summary.txt}. */
+  static double localMapSeconds(Path summary) throws Exception {
+    double sum = 0;
+    long n = 0;
+    for (String line : Files.readAllLines(summary)) {
+      Matcher m = LOCAL.matcher(line);
+      if (m.find()) {
+        sum += Double.parseDouble(m.group(4)) * Integer.parseInt(m.group(5));
+        n += Integer.parseInt(m.group(5));
+      }
+    }
+    if (n == 0) {
+      throw new IllegalArgumentException(summary + ": no map-seconds-on-data in any WORKLOAD line");
+    }
+    return sum / n;
+  }
+
+  private static String report(Map<String, Map<String, double[]>> byPlacement, double localMap, double taskStart,
+      double am, String fit, int runs) {
+    StringBuilder b = new StringBuilder();
+    b.append(String.format(Locale.ROOT, "Calibration of the replay's model against %d runs of the namespaced cluster.%n%n",
+        runs));
+    b.append(String.format(Locale.ROOT, "- task start: %.1f s (a data-local map took %.1f s on average there)%n",
+        taskStart, localMap));
+    b.append(String.format(Locale.ROOT, "- AM start: %.0f s, fitted on the spread runs:%n%n", am));
+    b.append("| AM start | RMS error of a run's mean, spread |\n|---:|---:|\n").append(fit).append('\n');
+    for (Map.Entry<String, Map<String, double[]>> p : byPlacement.entrySet()) {
+      b.append(String.format(Locale.ROOT, "**%s**%s (mean job time over the runs of each scheduler):%n%n", p.getKey(),
+          p.getKey().equals("spread") ? " (fitted)" : " (held out)"));
+      b.append("| scheduler | real | model | model / real | rank real | rank model |\n|---|---:|---:|---:|---:|---:|\n");
+      List<String> names = new ArrayList<>(p.getValue().keySet());
+      List<String> byReal = new ArrayList<>(names);
+      byReal.sort((x, y) -> Double.compare(p.getValue().get(x)[0], p.getValue().get(y)[0]));
+      List<String> byModel = new ArrayList<>(names);
+      byModel.sort((x, y) -> Double.compare(p.getValue().get(x)[1], p.getValue().get(y)[1]));
+      for (String s : byReal) {
+        double[] a = p.getValue().get(s);
+        b.append(String.format(Locale.ROOT, "| %s | %.1f s | %.1f s | %.2f | %d | %d |%n", s, a[0] / a[2], a[1] / a[2],
+            a[1] / a[0], byReal.indexOf(s) + 1, byModel.indexOf(s) + 1));
+      }
+      b.append('\n');
+    }
+    return b.toString();
+  }
+}
