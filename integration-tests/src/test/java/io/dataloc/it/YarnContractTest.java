@@ -184,7 +184,9 @@ class YarnContractTest {
   /**
    * An administrator puts h4 in an exclusive node-label partition. Asks that name no label (here
    * at the map priority, half of them asking for h4 by name) never get a container there, as under
-   * the CapacityScheduler; the other three hosts fill up (h1 also holds the AM).
+   * the CapacityScheduler; the other three hosts fill up (h1 also holds the AM). The nodes
+   * heartbeat once a second, as by default: the tasks that name h4 wait a few seconds for h3, in
+   * h4's rack, before the other rack takes them (break-even).
    */
   @ParameterizedTest
   @ValueSource(classes = {LocalityScheduler.class, CapacityScheduler.class})
@@ -192,6 +194,10 @@ class YarnContractTest {
     try (MiniMr c = MiniMr.start(scheduler, Map.of(YarnConfiguration.NODE_LABELS_ENABLED, "true"),
         Scenarios.twoRacks(4), 8192, dir.resolve("labels-" + scheduler.getSimpleName()))) {
       label(c, "h4", "gpu");
+      org.apache.hadoop.yarn.util.ControlledClock clock = new org.apache.hadoop.yarn.util.ControlledClock();
+      clock.setTime(System.currentTimeMillis());
+      ((org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler<?, ?>) c.rm
+          .getResourceScheduler()).setClock(clock);
       MockAM am = MockRM.launchAndRegisterAM(c.submit("carol", null), c.rm, c.nodes.get("h1"));
       Priority map = Priority.newInstance(MrJob.MAP_PRIORITY);
       Resource gb = Resource.newInstance(1024, 1);
@@ -199,6 +205,7 @@ class YarnContractTest {
           ResourceRequest.newInstance(map, ResourceRequest.ANY, gb, 32)), List.of());
       Map<String, Integer> got = new java.util.TreeMap<>();
       for (int round = 0; round < 20; round++) {
+        clock.tickSec(1);
         for (MockNM nm : c.nodeList()) {
           nm.nodeHeartbeat(true);
         }

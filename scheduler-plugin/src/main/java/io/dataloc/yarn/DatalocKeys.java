@@ -138,7 +138,7 @@ public final class DatalocKeys {
       "offline assigner that plans a job's map tasks when their input blocks are known");
   public static final Key FALLBACK_ASSIGNER = new Key("plan.fallback-assigner", "round-robin",
       "an assigner name, or none", "cheaper assigner used when the main one exceeds the time budget");
-  public static final Key POLICY = new Key("online-policy", "jsq-maxweight-steal",
+  public static final Key POLICY = new Key("online-policy", "break-even",
       String.join(", ", OnlinePolicies.names()),
       "online policy: how queued tasks are routed and what a free container serves");
   public static final Key ORDERING = new Key("job-ordering", "fair", String.join(", ", JobOrderings.names()),

@@ -142,7 +142,7 @@ public final class EngineConfig {
    * simulator's plan-mode runs.
    */
   public static EngineConfig resourceManager(String assigner) {
-    return new EngineConfig("jsq-maxweight-steal", "fair", assigner, CostModel.of(1000, 2000, 3000, 0), 800, 500, 200, 0,
+    return new EngineConfig("break-even", "fair", assigner, CostModel.of(1000, 2000, 3000, 0), 800, 500, 200, 0,
         3, 3, 200_000, 1L, 2, 3);
   }
 
