@@ -52,11 +52,14 @@ public final class Calibration {
     Path real = Path.of("integration-tests/results/jobs.csv");
     Path out = Path.of("integration-tests/target/calibration");
     List<Double> amGrid = List.of(10.0, 20.0, 30.0, 40.0, 50.0, 60.0);
+    // The committed real runs of Dataloc ran its default of the time, jsq-maxweight-steal.
+    String policy = "jsq-maxweight-steal";
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--real" -> real = Path.of(args[i + 1]);
         case "--out" -> out = Path.of(args[i + 1]);
         case "--am-start-s" -> amGrid = parseList(args[i + 1]);
+        case "--dataloc-policy" -> policy = args[i + 1];
         default -> throw new IllegalArgumentException("--calibrate: unknown option '" + args[i] + "'");
       }
     }
@@ -77,7 +80,7 @@ public final class Calibration {
       int n = 0;
       for (Run r : runs) {
         if (r.placement().equals("spread")) {
-          double m = model(r, constants(taskStart, am), out).mean();
+          double m = model(r, constants(taskStart, am), policy, out).mean();
           err += (m - r.mean()) * (m - r.mean());
           n++;
         }
@@ -96,7 +99,7 @@ public final class Calibration {
         "scheduler,placement,seed,real_mean_s,model_mean_s,real_data_local,model_node_local,model_am_wait_s"));
     Map<String, Map<String, double[]>> byPlacement = new TreeMap<>();
     for (Run r : runs) {
-      Modelled mod = model(r, k, out);
+      Modelled mod = model(r, k, policy, out);
       double m = mod.mean();
       csv.add(String.format(Locale.ROOT, "%s,%s,%d,%.1f,%.1f,%.2f,%.2f,%.1f", r.scheduler(), r.placement(), r.seed(),
           r.mean(), m, realLocal.getOrDefault(r.scheduler() + "/" + r.placement() + "/" + r.seed(), Double.NaN),
@@ -108,7 +111,7 @@ public final class Calibration {
       acc[2]++;
     }
     Files.write(out.resolve("calibration.csv"), csv);
-    String md = report(byPlacement, localMap, taskStart, bestAm, fit.toString(), runs.size());
+    String md = report(byPlacement, localMap, taskStart, bestAm, fit.toString(), runs.size(), policy);
     Files.writeString(out.resolve("calibration.md"), md);
     System.out.println(md);
   }
@@ -153,11 +156,10 @@ public final class Calibration {
   record Modelled(double mean, double nodeLocal, double amWait) {}
 
   /** The model's run of a real run's scheduler, placement and seed. */
-  private static Modelled model(Run r, ClusterModel.Constants k, Path out) throws Exception {
+  private static Modelled model(Run r, ClusterModel.Constants k, String policy, Path out) throws Exception {
     ClusterModel model = new ClusterModel(4, 2, r.seed(), k);
     List<SwimTrace.Job> trace = workload(model, r.placement(), r.seed());
-    // The real runs of Dataloc ran its default of the time, jsq-maxweight-steal.
-    Map<String, String> dataloc = Map.of("online-policy", "jsq-maxweight-steal");
+    Map<String, String> dataloc = Map.of("online-policy", policy);
     MiniMr.quiet = true;
     ReplayResult res = ReplayRun.run(r.scheduler(), trace, model, AM_PERCENT, 3600, 0.1, dataloc,
         out.resolve("work"), s -> { });
@@ -223,12 +225,13 @@ public final class Calibration {
   }
 
   private static String report(Map<String, Map<String, double[]>> byPlacement, double localMap, double taskStart,
-      double am, String fit, int runs) {
+      double am, String fit, int runs, String policy) {
     StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "Calibration of the replay's model against %d runs of the namespaced cluster.%n%n",
         runs));
     b.append(String.format(Locale.ROOT, "- task start: %.1f s (a data-local map took %.1f s on average there)%n",
         taskStart, localMap));
+    b.append(String.format(Locale.ROOT, "- Dataloc's online policy: %s, as in the real runs%n", policy));
     b.append(String.format(Locale.ROOT, "- AM start: %.0f s, fitted on the spread runs:%n%n", am));
     b.append("| AM start | RMS error of a run's mean, spread |\n|---:|---:|\n").append(fit).append('\n');
     for (Map.Entry<String, Map<String, double[]>> p : byPlacement.entrySet()) {
