@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * replays the namespaced cluster's workload ({@code bin/dataloc-workload}: the same jobs, arrivals
  * and input placement for a seed, {@link Workload#specs}, {@link Workload#replicaHosts}) on a
  * model of that cluster (four hosts on two racks, 20 Mbit/s host links, unshaped rack uplinks,
- * 64 MB blocks, eight map containers a host, the same AM limit) through each scheduler the real
+ * 64 MB blocks, 4-GB NodeManagers with 1-GB maps and AMs, the same AM limit) through each scheduler the real
  * runs used, and sets the model's means beside the measured ones.
  *
  * <p>Two constants belong to the machine, not the network, and are taken from the real runs:
@@ -72,10 +72,15 @@ public final class Calibration {
     System.err.printf(Locale.ROOT, "calibration: %d real runs; a data-local map took %.1f s on average there,"
         + " so a task starts in %.1f s%n", runs.size(), localMap, taskStart);
 
-    double bestAm = Double.NaN;
+    double bestAm = amGrid.get(0);
     double bestErr = Double.MAX_VALUE;
     StringBuilder fit = new StringBuilder();
-    for (double am : amGrid) {
+    boolean anySpread = runs.stream().anyMatch(r -> r.placement().equals("spread"));
+    if (!anySpread && amGrid.size() > 1) {
+      throw new IllegalArgumentException("--calibrate: no spread runs in " + real
+          + " to fit the AM start on: give it with --am-start-s S");
+    }
+    for (double am : anySpread ? amGrid : List.<Double>of()) {
       double err = 0;
       int n = 0;
       for (Run r : runs) {
@@ -128,11 +133,15 @@ public final class Calibration {
     return out;
   }
 
-  /** The namespaced cluster's model: its network and block size, the machine's two start times. */
+  /**
+   * The namespaced cluster's model: its network, block size and NodeManager size (four 1-GB maps
+   * a host, as the workload asks; its 768-MB AM is rounded up to one of them), and the machine's
+   * two start times.
+   */
   static ClusterModel.Constants constants(double taskStart, double amStart) {
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
     return new ClusterModel.Constants(BLOCK, NIC, 1, d.diskRate(), d.mapCpuRate(), d.reduceCpuRate(), d.writeRate(),
-        amStart, taskStart, d.bytesPerReduce(), d.slowStart(), d.nodeMb(), d.amMb(), 4);
+        amStart, taskStart, d.bytesPerReduce(), d.slowStart(), 4096, 4);
   }
 
   /** The workload of {@code bin/dataloc-workload} for a seed, as a trace, its input pinned where that seed puts it. */
@@ -232,8 +241,12 @@ public final class Calibration {
     b.append(String.format(Locale.ROOT, "- task start: %.1f s (a data-local map took %.1f s on average there)%n",
         taskStart, localMap));
     b.append(String.format(Locale.ROOT, "- Dataloc's online policy: %s, as in the real runs%n", policy));
-    b.append(String.format(Locale.ROOT, "- AM start: %.0f s, fitted on the spread runs:%n%n", am));
-    b.append("| AM start | RMS error of a run's mean, spread |\n|---:|---:|\n").append(fit).append('\n');
+    if (fit.isEmpty()) {
+      b.append(String.format(Locale.ROOT, "- AM start: %.0f s, given (no spread runs here to fit it on)%n%n", am));
+    } else {
+      b.append(String.format(Locale.ROOT, "- AM start: %.0f s, fitted on the spread runs:%n%n", am));
+      b.append("| AM start | RMS error of a run's mean, spread |\n|---:|---:|\n").append(fit).append('\n');
+    }
     for (Map.Entry<String, Map<String, double[]>> p : byPlacement.entrySet()) {
       b.append(String.format(Locale.ROOT, "**%s**%s (mean job time over the runs of each scheduler):%n%n", p.getKey(),
           p.getKey().equals("spread") ? " (fitted)" : " (held out)"));

@@ -35,15 +35,14 @@ public final class ClusterModel {
    * @param taskStartSeconds from a task's container to its first read (JVM start)
    * @param bytesPerReduce shuffle bytes per reduce (Hive's classic 1 GB per reducer), at most 999 reduces
    * @param slowStart fraction of maps done before reduces are asked (MapReduce's default 0.05)
-   * @param nodeMb memory per NodeManager (8 containers of 1 GB)
-   * @param amMb the MapReduce AM's ask (1,536 MB)
+   * @param nodeMb memory per NodeManager (8 containers of 1 GB; an AM, like a task, takes one)
    * @param traceNodes the size of the cluster the trace came from (bytes are scaled by nodes / this)
    */
   public record Constants(long blockBytes, double nicRate, int oversubscription, double diskRate,
       double mapCpuRate, double reduceCpuRate, double writeRate, double amStartSeconds, double taskStartSeconds,
-      long bytesPerReduce, double slowStart, int nodeMb, int amMb, int traceNodes) {
+      long bytesPerReduce, double slowStart, int nodeMb, int traceNodes) {
     public static Constants defaults() {
-      return new Constants(128L << 20, 125e6, 4, 100e6, 50e6, 50e6, 100e6, 2, 1, 1L << 30, 0.05, 8192, 1536,
+      return new Constants(128L << 20, 125e6, 4, 100e6, 50e6, 50e6, 100e6, 2, 1, 1L << 30, 0.05, 8192,
           3000);
     }
   }
