@@ -66,7 +66,12 @@ public interface OnlinePolicy {
    * queue-based policies answer in amortised {@code O(1)} from the job's own sub-queues.
    */
   default Pick pickFor(int host, io.dataloc.core.jobs.JobView job) {
-    return pick(host, new java.util.AbstractSet<io.dataloc.core.jobs.JobView>() {
+    return pick(host, everyJobBut(job));
+  }
+
+  /** The exclusion of every job but {@code job}, for {@link #pick(int, java.util.Set)}: not enumerable. */
+  static java.util.Set<io.dataloc.core.jobs.JobView> everyJobBut(io.dataloc.core.jobs.JobView job) {
+    return new java.util.AbstractSet<io.dataloc.core.jobs.JobView>() {
       @Override
       public boolean contains(Object o) {
         return o != job;
@@ -86,7 +91,7 @@ public interface OnlinePolicy {
       public int size() {
         return Integer.MAX_VALUE;
       }
-    });
+    };
   }
 
   /**
