@@ -64,6 +64,12 @@ class RandomizedSchedulerTest {
     }
   }
 
+  /**
+   * The scheduler's clock: one second passes per round, as between a cluster's node heartbeats.
+   * (On the wall clock a round of this harness takes milliseconds, so the policy's waits, counted
+   * in seconds, would never run out within the liveness bound.)
+   */
+  private final org.apache.hadoop.yarn.util.ControlledClock clock = new org.apache.hadoop.yarn.util.ControlledClock();
   /** Nodes decommissioned gracefully (draining) in the current sequence. */
   private final Set<String> draining = new HashSet<>();
   @TempDir Path dir;
@@ -177,6 +183,8 @@ class RandomizedSchedulerTest {
         "yarn.scheduler.dataloc.maximum-am-resource-percent", "1"),
         topology, scale.nodeMb(), work)) {
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      clock.setTime(System.currentTimeMillis());
+      s.setClock(clock);
       Map<String, MockNM> gone = new LinkedHashMap<>();
       List<MrJob> jobs = new ArrayList<>();
       List<RMApp> apps = new ArrayList<>();
@@ -463,6 +471,7 @@ class RandomizedSchedulerTest {
   }
 
   private void round(MiniMr c, List<MrJob> jobs, Map<String, MockNM> gone) throws Exception {
+    clock.tickSec(1);
     retireDecommissioned(c, gone);
     for (MrJob j : jobs) {
       j.heartbeat();

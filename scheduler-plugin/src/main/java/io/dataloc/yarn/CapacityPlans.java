@@ -92,7 +92,7 @@ public final class CapacityPlans {
   public CapacityPlans(Configuration conf, RMContext rmContext, ClusterNodeTracker<? extends SchedulerNode> nodes,
       ResourceCalculator calculator, Supplier<Resource> minimumAllocation, UnaryOperator<Resource> normalize,
       Clock clock) {
-    DatalocConfiguration.Settings settings = DatalocConfiguration.insideCapacityScheduler(conf);
+    Settings settings = DatalocConfiguration.insideCapacityScheduler(conf);
     this.clock = clock;
     this.sizes = new NodeSizes(nodes, calculator, minimumAllocation);
     this.plans = new PlanService(new Object(), settings, new Configuration(conf), rmContext, sizes, normalize,
@@ -118,7 +118,7 @@ public final class CapacityPlans {
     return state.metrics();
   }
 
-  public DatalocConfiguration.Settings settings() {
+  public Settings settings() {
     return state.settings();
   }
 
@@ -169,7 +169,7 @@ public final class CapacityPlans {
    * refused ("refused: ..." naming the key) and nothing changes. Then {@link #apply}: changed
    * engine settings rebuild the engine (running jobs continue from their asks).
    */
-  public DatalocConfiguration.Settings validate(Configuration conf) throws java.io.IOException {
+  public Settings validate(Configuration conf) throws java.io.IOException {
     for (DatalocKeys.Key k : DatalocKeys.STANDALONE_ONLY) {
       String v = conf.getTrimmed(k.fullName());
       if (v != null && !v.isEmpty() && !v.equals(k.defaultValue())) {
@@ -180,7 +180,7 @@ public final class CapacityPlans {
   }
 
   /** Applies settings {@link #validate} accepted (after the CapacityScheduler accepted its own refresh). */
-  public void apply(DatalocConfiguration.Settings next) {
+  public void apply(Settings next) {
     synchronized (state.lock()) {
       state.holds().enter();
       try {
@@ -197,7 +197,7 @@ public final class CapacityPlans {
   }
 
   /** A new, empty engine on the old one's live hosts; every application goes online. Under the plan lock. */
-  private void rebuildEngine(DatalocConfiguration.Settings next) {
+  private void rebuildEngine(Settings next) {
     DecisionEngine old = state.engine();
     DecisionEngine fresh = new DecisionEngine(next.engineConfig());
     var s = old.state();

@@ -25,7 +25,7 @@ final class ClusterRoom {
   private final ClusterNodeTracker<FiCaSchedulerNode> nodes;
   private final ResourceCalculator calculator;
   private final Supplier<Resource> minimumAllocation;
-  private final Supplier<DatalocConfiguration.Settings> settings;
+  private final Supplier<Settings> settings;
   private final NodeSizes sizes;
   private final Resource used = Resource.newInstance(0, 0);
   /** ApplicationMaster containers we allocated (or recovered) and still count against the AM limit. */
@@ -37,7 +37,7 @@ final class ClusterRoom {
   private volatile Resource free = Resources.none();
 
   ClusterRoom(ClusterNodeTracker<FiCaSchedulerNode> nodes, NodeSizes sizes, ResourceCalculator calculator,
-      Supplier<Resource> minimumAllocation, Supplier<DatalocConfiguration.Settings> settings) {
+      Supplier<Resource> minimumAllocation, Supplier<Settings> settings) {
     this.nodes = nodes;
     this.calculator = calculator;
     this.minimumAllocation = minimumAllocation;

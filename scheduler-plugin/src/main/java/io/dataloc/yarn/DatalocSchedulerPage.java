@@ -70,7 +70,7 @@ public class DatalocSchedulerPage extends RmView {
         return;
       }
       LocalityScheduler s = (LocalityScheduler) rm.getResourceScheduler();
-      DatalocConfiguration.Settings st = s.settings();
+      Settings st = s.settings();
       DatalocMetrics m = s.datalocMetrics();
       html.h2("Dataloc locality scheduler" + (s.isDegraded() ? " (degraded to plain locality scheduling)" : ""));
       html.p().__("Queue: default, " + s.getNumClusterNodes() + " nodes. Assigner " + st.assigner() + ", online policy "

@@ -26,7 +26,7 @@ final class DatalocState implements SchedulerContext {
   private final java.util.function.LongSupplier clock;
   /** Whether a plan's declines are bounded in time (the CapacityScheduler's) rather than counted per heartbeat. */
   private final boolean timedDeclines;
-  private volatile DatalocConfiguration.Settings settings;
+  private volatile Settings settings;
   private volatile FaultInjector faults = FaultInjector.NONE;
   /** Guarded by the lock. */
   private DecisionEngine engine;
@@ -42,7 +42,7 @@ final class DatalocState implements SchedulerContext {
    * @param clock the front end's clock in ms (YARN's {@code Clock})
    * @param timedDeclines a plan's declines are bounded in ms on {@code clock} (else counted per heartbeat)
    */
-  DatalocState(Object lock, DatalocConfiguration.Settings settings, DatalocMetrics metrics, RMContext rmContext,
+  DatalocState(Object lock, Settings settings, DatalocMetrics metrics, RMContext rmContext,
       Function<ApplicationId, DatalocAppAttempt> attempts, ToIntFunction<ApplicationId> priorities,
       java.util.function.LongSupplier clock, boolean timedDeclines) {
     this.lock = lock;
@@ -69,7 +69,7 @@ final class DatalocState implements SchedulerContext {
     engine = e;
   }
 
-  void settings(DatalocConfiguration.Settings s) {
+  void settings(Settings s) {
     settings = s;
   }
 
@@ -91,7 +91,7 @@ final class DatalocState implements SchedulerContext {
   @Override public Object lock() { return lock; }
   @Override public LockHolds holds() { return holds; }
   @Override public DecisionEngine engine() { return engine; }
-  @Override public DatalocConfiguration.Settings settings() { return settings; }
+  @Override public Settings settings() { return settings; }
   @Override public DatalocMetrics metrics() { return metrics; }
   @Override public LocalityHistory locality() { return locality; }
   @Override public FaultInjector faults() { return faults; }

@@ -30,7 +30,7 @@ final class JobAsks {
     if (a.waiting()) {
       return; // its plan, or the pipeline's timeout (PlacementPipeline.overdue), decides what comes next
     }
-    DatalocConfiguration.Settings settings = ctx.settings();
+    Settings settings = ctx.settings();
     DecisionEngine engine = ctx.engine();
     if (a.jobCreated) {
       // Not asking now: its tasks wait where they are until the application asks again.

@@ -87,7 +87,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   @Override
   public void serviceInit(Configuration configuration) throws Exception {
     LOG.info(HadoopLine.requireRunning());
-    DatalocConfiguration.Settings settings = DatalocConfiguration.atStart(configuration);
+    Settings settings = DatalocConfiguration.atStart(configuration);
     calculator = settings.dominantResources() ? new DominantResourceCalculator() : new DefaultResourceCalculator();
     applications = new ConcurrentSkipListMap<>();
     minimumAllocation = super.getMinimumAllocation();
@@ -137,7 +137,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     LockHolds holds = state.holds();
     holds.enter();
     try {
-      DatalocConfiguration.Settings next = DatalocConfiguration.onRefresh(configuration, state.settings());
+      Settings next = DatalocConfiguration.onRefresh(configuration, state.settings());
       setConf(configuration);
       if (!next.engineConfig().equals(state.settings().engineConfig()) || parts.containment.degraded()) {
         parts.rebuildEngine(next);
@@ -165,7 +165,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
     }
   }
 
-  public DatalocConfiguration.Settings settings() {
+  public Settings settings() {
     return state.settings();
   }
 

@@ -63,7 +63,7 @@ final class PlacementPipeline {
     this.sizes = sizes;
     this.normalize = normalize;
     this.rmConf = rmConf;
-    DatalocConfiguration.Settings s = ctx.settings();
+    Settings s = ctx.settings();
     PlacementBounds b = s.bounds();
     readers = new ThreadPoolExecutor(b.placementThreads(), b.placementThreads(), 60, TimeUnit.SECONDS,
         new LinkedBlockingQueue<>(b.maxWaiting()), daemon("dataloc-placement"));
@@ -85,7 +85,7 @@ final class PlacementPipeline {
   }
 
   /** New settings: reads started from now on use them (AdminService hands a refresh only yarn-site.xml). */
-  void reconfigure(DatalocConfiguration.Settings s) {
+  void reconfigure(Settings s) {
     reader = new PlacementReader(rmConf, s.sources(), s.hintEnv(), s.bounds(), s.readTimeoutMs());
   }
 
@@ -115,7 +115,7 @@ final class PlacementPipeline {
         : submitted;
     String type = rmApp.getApplicationType();
     PlacementReader r = reader;
-    DatalocConfiguration.Settings s = ctx.settings();
+    Settings s = ctx.settings();
     // The split's host names become node ids as they are read: names no node has are not kept.
     Map<String, Integer> known = ctx.engine().state().frozenHostIndex();
     ToIntFunction<String> hostId = name -> known.getOrDefault(name, -1);
@@ -145,7 +145,7 @@ final class PlacementPipeline {
    * A job still waiting for its placement or plan past the read timeout plus twice the plan budget is
    * served from its asks (a plan already entering the engine finishes). Idempotent.
    */
-  private void overdue(DatalocApp a, DatalocConfiguration.Settings s) {
+  private void overdue(DatalocApp a, Settings s) {
     synchronized (ctx.lock()) {
       ctx.holds().enter();
       try {
@@ -163,7 +163,7 @@ final class PlacementPipeline {
     }
   }
 
-  private static String timeoutNote(DatalocConfiguration.Settings s) {
+  private static String timeoutNote(Settings s) {
     return "placement read took longer than " + DatalocKeys.READ_TIMEOUT.fullName() + " = "
         + s.readTimeoutMs() + " ms";
   }
@@ -201,7 +201,7 @@ final class PlacementPipeline {
   }
 
   private void read(DatalocApp a, PlacementReader r, ApplicationSubmissionContext submission, String type,
-      ToIntFunction<String> hostId, DatalocConfiguration.Settings s) {
+      ToIntFunction<String> hostId, Settings s) {
     PlacementReader.Placement placement;
     long started = System.nanoTime();
     try {
@@ -243,7 +243,7 @@ final class PlacementPipeline {
    * Plans one job (on the plans thread); any error costs that job its plan, nothing else. Its
    * placement's bytes leave the budget when the plan is made, whatever came of it.
    */
-  private void plan(DatalocApp a, PlacementReader.Placement placement, long bytes, DatalocConfiguration.Settings s) {
+  private void plan(DatalocApp a, PlacementReader.Placement placement, long bytes, Settings s) {
     try {
       ctx.faults().at(FaultInjector.PLAN, a.id);
       planOrThrow(a, placement, s);
@@ -314,7 +314,7 @@ final class PlacementPipeline {
     }
   }
 
-  private void planOrThrow(DatalocApp a, PlacementReader.Placement placement, DatalocConfiguration.Settings s)
+  private void planOrThrow(DatalocApp a, PlacementReader.Placement placement, Settings s)
       throws InterruptedException {
     // The nodes' sizes come from the node tracker (thread-safe), before the lock is taken.
     Resource map = placement == null ? null : placement.map();

@@ -41,10 +41,10 @@ final class PlanService {
    * @param timedDeclines a plan's declines are bounded in ms on {@code clock} (else counted per heartbeat)
    * @param rebuild replaces the engine after a degraded spell (under the plan lock)
    */
-  PlanService(Object lock, DatalocConfiguration.Settings settings, Configuration rmConf, RMContext rmContext,
+  PlanService(Object lock, Settings settings, Configuration rmConf, RMContext rmContext,
       NodeSizes sizes, UnaryOperator<Resource> normalize, Function<ApplicationId, DatalocAppAttempt> attempts,
       ToIntFunction<ApplicationId> priorities, java.util.function.LongSupplier clock, boolean timedDeclines,
-      java.util.function.Consumer<DatalocConfiguration.Settings> rebuild) {
+      java.util.function.Consumer<Settings> rebuild) {
     this.sizes = sizes;
     state = new DatalocState(lock, settings, DatalocMetrics.register(), rmContext, attempts, priorities,
         clock, timedDeclines);

@@ -50,7 +50,7 @@ final class Priorities {
    * configuration at start ({@code aclEnabled}), as for the submit ACL: a refresh's yarn-site.xml
    * does not switch one without the other.
    */
-  void configure(Configuration conf, DatalocConfiguration.Settings s, boolean aclEnabled) {
+  void configure(Configuration conf, Settings s, boolean aclEnabled) {
     Configuration c = new Configuration(conf);
     c.setBoolean(YarnConfiguration.YARN_ACL_ENABLE, aclEnabled);
     var m = new AppPriorityACLsManager(c);

@@ -19,7 +19,7 @@ interface SchedulerContext {
   DecisionEngine engine();
 
   /** The running settings (any thread). */
-  DatalocConfiguration.Settings settings();
+  Settings settings();
 
   DatalocMetrics metrics();
 

@@ -141,7 +141,7 @@ final class SchedulerParts {
   /** {@code yarn.acl.enable} of the ResourceManager's configuration at start: the one switch for every ACL here. */
   final boolean aclEnabled;
 
-  SchedulerParts(Object lock, DatalocConfiguration.Settings settings, Configuration conf, Yarn yarn,
+  SchedulerParts(Object lock, Settings settings, Configuration conf, Yarn yarn,
       org.apache.hadoop.yarn.server.resourcemanager.RMContext rmContext) {
     this.yarn = yarn;
     Configuration rmConf = new Configuration(conf);
@@ -182,7 +182,7 @@ final class SchedulerParts {
    * A new, empty engine with every node as a host (a refresh that changes the engine's settings, or
    * the end of a degraded spell); every application goes online, served from its asks. Under the lock.
    */
-  void rebuildEngine(DatalocConfiguration.Settings next) {
+  void rebuildEngine(Settings next) {
     io.dataloc.core.engine.DecisionEngine engine = new io.dataloc.core.engine.DecisionEngine(next.engineConfig());
     for (FiCaSchedulerNode n : yarn.nodes().getAllNodes()) {
       engine.addHost(n.getNodeName(), n.getRackName(), room.sizes().mapSlotsAtMost(n));

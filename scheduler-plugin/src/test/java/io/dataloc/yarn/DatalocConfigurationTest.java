@@ -77,7 +77,7 @@ class DatalocConfigurationTest {
 
   @Test
   void theDefaultsLoad() {
-    DatalocConfiguration.Settings s = DatalocConfiguration.load(new Configuration(false));
+    Settings s = DatalocConfiguration.load(new Configuration(false));
     assertEquals("bar", s.assigner());
     assertEquals(2000, s.planBudgetMs());
   }
@@ -104,7 +104,7 @@ class DatalocConfigurationTest {
    */
   @Test
   void aRefreshThatChangesAStartOnlyKeyIsRefused() throws Exception {
-    DatalocConfiguration.Settings current = DatalocConfiguration.load(new Configuration(false));
+    Settings current = DatalocConfiguration.load(new Configuration(false));
     for (String key : new String[] {"placement.threads", "placement.max-waiting", "resource-calculator", "map-priority"}) {
       Configuration c = new Configuration(false);
       c.set(DatalocKeys.PREFIX + key, key.equals("resource-calculator") ? "dominant" : "7");
@@ -133,11 +133,11 @@ class DatalocConfigurationTest {
       conf.set(k.fullName(), k.defaultValue()); // the shipped file lists every key at its default
       DatalocConfiguration.insideCapacityScheduler(conf);
     }
-    DatalocConfiguration.Settings all = DatalocConfiguration.insideCapacityScheduler(new Configuration(false));
+    Settings all = DatalocConfiguration.insideCapacityScheduler(new Configuration(false));
     assertTrue(all.plansQueue("anything", "root.anything"));
     Configuration some = new Configuration(false);
     some.set(DatalocKeys.CS_QUEUES.fullName(), "etl, root.research.batch");
-    DatalocConfiguration.Settings s = DatalocConfiguration.insideCapacityScheduler(some);
+    Settings s = DatalocConfiguration.insideCapacityScheduler(some);
     assertTrue(s.plansQueue("etl", "root.etl"));
     assertTrue(s.plansQueue("batch", "root.research.batch"));
     assertTrue(!s.plansQueue("batch", "root.other.batch"));

@@ -128,7 +128,7 @@ class ReferenceDocsTest {
 
   @Test
   void aRefreshRefusesExactlyTheKeysMarkedRestart() throws Exception {
-    DatalocConfiguration.Settings running = DatalocConfiguration.load(new Configuration(false));
+    Settings running = DatalocConfiguration.load(new Configuration(false));
     List<String[]> changes = List.of(new String[] {"resource-calculator", "dominant"},
         new String[] {"placement.threads", "5"}, new String[] {"placement.max-waiting", "7"},
         new String[] {"map-priority", "21"}, new String[] {"assigner", "flow"}, new String[] {"seed", "9"});

@@ -52,8 +52,6 @@ public final class DecisionEngine {
   private final OnlinePolicy policy;
   private final EngineLearning learning;
   private final StarvationGuard guard;
-  /** Whether the policy hears of slots and may remember within one (off only in a test). */
-  private boolean slotMemory = true;
   private final EngineJobs jobs;
   private final Rehomer rehomer;
   private final Admissions admissions;
@@ -183,7 +181,7 @@ public final class DecisionEngine {
    */
   public void beginSlot() {
     guard.beginSlot();
-    if (slotMemory) {
+    if (guard.remembers()) {
       policy.beginSlot();
     }
   }
@@ -196,11 +194,10 @@ public final class DecisionEngine {
 
   /**
    * Turns the per-slot memory of the guard and the policy off (a test compares the decisions with
-   * and without it).
+   * and without it); the guard owns the switch.
    */
   void forgetLooks() {
     guard.forgetLooks();
-    slotMemory = false;
   }
 
   /** A slot on {@code host} is free: what runs there, or null; {@link #propose} and {@link #commit} at once. */

@@ -77,6 +77,11 @@ final class StarvationGuard {
     remember = false;
   }
 
+  /** Whether looks are remembered within a slot, by the guard and by the policy the engine tells of slots. */
+  boolean remembers() {
+    return remember;
+  }
+
   /** A decision is being made: the clock advances. */
   void tick() {
     decisions++;

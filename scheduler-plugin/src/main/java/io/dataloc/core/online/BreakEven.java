@@ -5,6 +5,7 @@ import io.dataloc.core.model.Level;
 import java.util.Arrays;
 import java.util.Set;
 import java.util.function.IntPredicate;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Break-even waiting: a task waits for a slot where its data is for as long as running it
@@ -64,9 +65,9 @@ import java.util.function.IntPredicate;
  * rates in thousandths per tick.
  */
 public final class BreakEven implements OnlinePolicy {
-  private static final String LOCAL = "its data is here";
-  private static final String RACK = "waited past the rack break-even 1/β − 1/α";
-  private static final String AWAY = "waited past the break-even 1/rate − 1/α";
+  /** Why a task of each level's list was picked: the host's, its rack's, the cluster's. */
+  private static final String[] LEVELS = {"its data is here", "waited past the rack break-even 1/β − 1/α",
+      "waited past the break-even 1/rate − 1/α"};
   private PolicyState s;
   private ServiceRates rates;
   private JobLists[] hosts = new JobLists[0];
@@ -201,15 +202,13 @@ public final class BreakEven implements OnlinePolicy {
       if (ranking == null || ranking.host() != host) {
         ranking = rank(host);
       }
-      return picked(host, ranking.first(0, s, excluded), ranking.first(1, s, excluded),
-          ranking.first(2, s, excluded));
+      SlotRanking r = ranking;
+      return walk(host, level -> r.first(level, s, excluded));
     }
-    int t = hostList(host).first(s, stamp, excluded, x -> true);
-    if (t >= 0) {
-      return picked(host, t, -1, -1);
-    }
-    t = s.rackOf(host) == PolicyState.NO_RACK ? -1 : rackList(s.rackOf(host)).first(s, stamp, excluded, away(host));
-    return picked(host, -1, t, t >= 0 ? -1 : all.first(s, stamp, excluded, away(host)));
+    return walk(host, level -> {
+      JobLists list = listAt(host, level);
+      return list == null ? -1 : list.first(s, stamp, excluded, mayRun(host, level));
+    });
   }
 
   /**
@@ -219,36 +218,50 @@ public final class BreakEven implements OnlinePolicy {
    */
   @Override
   public Pick pickFor(int host, JobView job) {
-    int t = hostList(host).oldestOf(job, stamp, s);
-    if (t >= 0) {
-      return picked(host, t, -1, -1);
-    }
-    IntPredicate ok = away(host);
-    int rack = s.rackOf(host);
-    t = rack == PolicyState.NO_RACK ? -1 : rackList(rack).oldestOf(job, stamp, s);
-    if (t >= 0 && ok.test(t)) {
-      return picked(host, -1, t, -1);
-    }
-    t = all.oldestOf(job, stamp, s);
-    return picked(host, -1, -1, t >= 0 && ok.test(t) ? t : -1);
+    return walk(host, level -> {
+      JobLists list = listAt(host, level);
+      int t = list == null ? -1 : list.oldestOf(job, stamp, s);
+      return t >= 0 && mayRun(host, level).test(t) ? t : -1;
+    });
   }
 
-  /** The pick from the first list with a candidate (-1: none there), or null. */
-  private Pick picked(int host, int here, int inRack, int anywhere) {
-    int t = here >= 0 ? here : inRack >= 0 ? inRack : anywhere;
-    if (t < 0) {
-      return null;
+  /** The host's list, its rack's and the cluster's, by level 0, 1, 2; null for a host with no rack. */
+  private JobLists listAt(int host, int level) {
+    if (level == 0) {
+      return hostList(host);
     }
-    String why = here >= 0 ? LOCAL : inRack >= 0 ? RACK : AWAY;
-    return new Pick(t, s.level(t, host), why, pin[t]);
+    if (level == 1) {
+      return s.rackOf(host) == PolicyState.NO_RACK ? null : rackList(s.rackOf(host));
+    }
+    return all;
+  }
+
+  /** Which tasks of the list at {@code level} the host may run: any listed at it, else those that waited. */
+  private IntPredicate mayRun(int host, int level) {
+    return level == 0 ? t -> true : away(host);
+  }
+
+  /**
+   * The one walk of the three levels, in order, asking each for its candidate only when the levels
+   * before it have none ({@code firstAt}: the level's candidate, or -1); the pick, or null.
+   */
+  private Pick walk(int host, IntUnaryOperator firstAt) {
+    for (int level = 0; level < LEVELS.length; level++) {
+      int t = firstAt.applyAsInt(level);
+      if (t >= 0) {
+        return new Pick(t, s.level(t, host), LEVELS[level], pin[t]);
+      }
+    }
+    return null;
   }
 
   private SlotRanking rank(int host) {
-    int rack = s.rackOf(host);
-    return new SlotRanking(host, new int[][] {
-        hostList(host).ranked(s, stamp, x -> true),
-        rack == PolicyState.NO_RACK ? new int[0] : rackList(rack).ranked(s, stamp, away(host)),
-        all.ranked(s, stamp, away(host))});
+    int[][] ranked = new int[LEVELS.length][];
+    for (int level = 0; level < LEVELS.length; level++) {
+      JobLists list = listAt(host, level);
+      ranked[level] = list == null ? new int[0] : list.ranked(s, stamp, mayRun(host, level));
+    }
+    return new SlotRanking(host, ranked);
   }
 
   @Override

@@ -130,7 +130,7 @@ public class DatalocCapacityScheduler extends CapacityScheduler implements Datal
   @Override
   public void reinitialize(Configuration conf, RMContext context) throws IOException {
     CapacityPlans p = plans;
-    io.dataloc.yarn.DatalocConfiguration.Settings next = p == null ? null : p.validate(conf);
+    io.dataloc.yarn.Settings next = p == null ? null : p.validate(conf);
     super.reinitialize(conf, context);
     if (p != null) {
       p.apply(next);

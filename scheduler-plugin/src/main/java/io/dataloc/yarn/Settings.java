@@ -1,0 +1,304 @@
+package io.dataloc.yarn;
+
+import io.dataloc.core.engine.EngineConfig;
+import io.dataloc.core.model.CostModel;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Every Dataloc setting, validated ({@link DatalocConfiguration} reads and checks them): one
+ * immutable value per start or refresh.
+ */
+public final class Settings {
+  private final String assigner;
+  private final String fallbackAssigner;
+  private final String policy;
+  private final String ordering;
+  private final CostModel cost;
+  private final long alpha;
+  private final long beta;
+  private final long gamma;
+  private final int learnSamples;
+  private final long planBudgetMs;
+  private final int planMaxTasks;
+  private final Set<String> sources;
+  private final String hintEnv;
+  private final long readTimeoutMs;
+  private final int mapPriority;
+  private final int nodeDelay;
+  private final int rackDelay;
+  private final long seed;
+  private final PlacementBounds bounds;
+  private final long amResourcePermille;
+  private final String aclSubmit;
+  private final String aclAdminister;
+  private final int starvationRounds;
+  private final long recoveryMs;
+  private final int costLearnSamples;
+  private final boolean dominantResources;
+  private final String aclMaxPriority;
+  private final long amPlacementWaitMs;
+  private final String amAdmission;
+  private final long csMaxWaitMs;
+  private final Set<String> csQueues;
+
+  public Settings(String assigner, String fallbackAssigner, String policy, String ordering, CostModel cost,
+      long alpha, long beta, long gamma, int learnSamples, long planBudgetMs, int planMaxTasks, Set<String> sources,
+      String hintEnv, long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed, PlacementBounds bounds,
+      long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds, long recoveryMs,
+      int costLearnSamples, boolean dominantResources, String aclMaxPriority, long amPlacementWaitMs,
+      String amAdmission, long csMaxWaitMs, Set<String> csQueues) {
+    this.assigner = assigner;
+    this.fallbackAssigner = fallbackAssigner;
+    this.policy = policy;
+    this.ordering = ordering;
+    this.cost = cost;
+    this.alpha = alpha;
+    this.beta = beta;
+    this.gamma = gamma;
+    this.learnSamples = learnSamples;
+    this.planBudgetMs = planBudgetMs;
+    this.planMaxTasks = planMaxTasks;
+    this.sources = sources;
+    this.hintEnv = hintEnv;
+    this.readTimeoutMs = readTimeoutMs;
+    this.mapPriority = mapPriority;
+    this.nodeDelay = nodeDelay;
+    this.rackDelay = rackDelay;
+    this.seed = seed;
+    this.bounds = bounds;
+    this.amResourcePermille = amResourcePermille;
+    this.aclSubmit = aclSubmit;
+    this.aclAdminister = aclAdminister;
+    this.starvationRounds = starvationRounds;
+    this.recoveryMs = recoveryMs;
+    this.costLearnSamples = costLearnSamples;
+    this.dominantResources = dominantResources;
+    this.aclMaxPriority = aclMaxPriority;
+    this.amPlacementWaitMs = amPlacementWaitMs;
+    this.amAdmission = amAdmission;
+    this.csMaxWaitMs = csMaxWaitMs;
+    this.csQueues = csQueues;
+  }
+
+  public String assigner() {
+    return assigner;
+  }
+
+  public String fallbackAssigner() {
+    return fallbackAssigner;
+  }
+
+  public String policy() {
+    return policy;
+  }
+
+  public String ordering() {
+    return ordering;
+  }
+
+  public CostModel cost() {
+    return cost;
+  }
+
+  public long alpha() {
+    return alpha;
+  }
+
+  public long beta() {
+    return beta;
+  }
+
+  public long gamma() {
+    return gamma;
+  }
+
+  public int learnSamples() {
+    return learnSamples;
+  }
+
+  public long planBudgetMs() {
+    return planBudgetMs;
+  }
+
+  public int planMaxTasks() {
+    return planMaxTasks;
+  }
+
+  public Set<String> sources() {
+    return sources;
+  }
+
+  public String hintEnv() {
+    return hintEnv;
+  }
+
+  public long readTimeoutMs() {
+    return readTimeoutMs;
+  }
+
+  public int mapPriority() {
+    return mapPriority;
+  }
+
+  public int nodeDelay() {
+    return nodeDelay;
+  }
+
+  public int rackDelay() {
+    return rackDelay;
+  }
+
+  public long seed() {
+    return seed;
+  }
+
+  public PlacementBounds bounds() {
+    return bounds;
+  }
+
+  public long amResourcePermille() {
+    return amResourcePermille;
+  }
+
+  public String aclSubmit() {
+    return aclSubmit;
+  }
+
+  public String aclAdminister() {
+    return aclAdminister;
+  }
+
+  public int starvationRounds() {
+    return starvationRounds;
+  }
+
+  public long recoveryMs() {
+    return recoveryMs;
+  }
+
+  public int costLearnSamples() {
+    return costLearnSamples;
+  }
+
+  public boolean dominantResources() {
+    return dominantResources;
+  }
+
+  public String aclMaxPriority() {
+    return aclMaxPriority;
+  }
+
+  public long amPlacementWaitMs() {
+    return amPlacementWaitMs;
+  }
+
+  public String amAdmission() {
+    return amAdmission;
+  }
+
+  public long csMaxWaitMs() {
+    return csMaxWaitMs;
+  }
+
+  public Set<String> csQueues() {
+    return csQueues;
+  }
+
+  /** Whether a request key is MapReduce's map key ({@code map-priority}; any allocation request id). */
+  public boolean isMapKey(org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey key) {
+    return key != null && key.getPriority() != null && key.getPriority().getPriority() == mapPriority;
+  }
+
+  /** Whether Dataloc plans the jobs of this leaf queue (named by its short name or its path). */
+  public boolean plansQueue(String leaf, String path) {
+    return csQueues.isEmpty() || csQueues.contains(leaf) || path != null && csQueues.contains(path);
+  }
+
+  public EngineConfig engineConfig() {
+    return new EngineConfig(policy, ordering, assigner, cost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
+        planMaxTasks, seed, starvationRounds, costLearnSamples);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (o == this) {
+      return true;
+    }
+    if (!(o instanceof Settings)) {
+      return false;
+    }
+    Settings that = (Settings) o;
+    return Objects.equals(assigner, that.assigner)
+        && Objects.equals(fallbackAssigner, that.fallbackAssigner)
+        && Objects.equals(policy, that.policy)
+        && Objects.equals(ordering, that.ordering)
+        && Objects.equals(cost, that.cost)
+        && alpha == that.alpha
+        && beta == that.beta
+        && gamma == that.gamma
+        && learnSamples == that.learnSamples
+        && planBudgetMs == that.planBudgetMs
+        && planMaxTasks == that.planMaxTasks
+        && Objects.equals(sources, that.sources)
+        && Objects.equals(hintEnv, that.hintEnv)
+        && readTimeoutMs == that.readTimeoutMs
+        && mapPriority == that.mapPriority
+        && nodeDelay == that.nodeDelay
+        && rackDelay == that.rackDelay
+        && seed == that.seed
+        && Objects.equals(bounds, that.bounds)
+        && amResourcePermille == that.amResourcePermille
+        && Objects.equals(aclSubmit, that.aclSubmit)
+        && Objects.equals(aclAdminister, that.aclAdminister)
+        && starvationRounds == that.starvationRounds
+        && recoveryMs == that.recoveryMs
+        && costLearnSamples == that.costLearnSamples
+        && dominantResources == that.dominantResources
+        && Objects.equals(aclMaxPriority, that.aclMaxPriority)
+        && amPlacementWaitMs == that.amPlacementWaitMs
+        && Objects.equals(amAdmission, that.amAdmission)
+        && csMaxWaitMs == that.csMaxWaitMs
+        && Objects.equals(csQueues, that.csQueues);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(assigner, fallbackAssigner, policy, ordering, cost, alpha, beta, gamma, learnSamples, planBudgetMs, planMaxTasks, sources, hintEnv, readTimeoutMs, mapPriority, nodeDelay, rackDelay, seed, bounds, amResourcePermille, aclSubmit, aclAdminister, starvationRounds, recoveryMs, costLearnSamples, dominantResources, aclMaxPriority, amPlacementWaitMs, amAdmission, csMaxWaitMs, csQueues);
+  }
+
+  @Override
+  public String toString() {
+    return "Settings[assigner=" + assigner
+        + ", fallbackAssigner=" + fallbackAssigner
+        + ", policy=" + policy
+        + ", ordering=" + ordering
+        + ", cost=" + cost
+        + ", alpha=" + alpha
+        + ", beta=" + beta
+        + ", gamma=" + gamma
+        + ", learnSamples=" + learnSamples
+        + ", planBudgetMs=" + planBudgetMs
+        + ", planMaxTasks=" + planMaxTasks
+        + ", sources=" + sources
+        + ", hintEnv=" + hintEnv
+        + ", readTimeoutMs=" + readTimeoutMs
+        + ", mapPriority=" + mapPriority
+        + ", nodeDelay=" + nodeDelay
+        + ", rackDelay=" + rackDelay
+        + ", seed=" + seed
+        + ", bounds=" + bounds
+        + ", amResourcePermille=" + amResourcePermille
+        + ", aclSubmit=" + aclSubmit
+        + ", aclAdminister=" + aclAdminister
+        + ", starvationRounds=" + starvationRounds
+        + ", recoveryMs=" + recoveryMs
+        + ", costLearnSamples=" + costLearnSamples
+        + ", dominantResources=" + dominantResources
+        + ", aclMaxPriority=" + aclMaxPriority
+        + ", amPlacementWaitMs=" + amPlacementWaitMs
+        + ", amAdmission=" + amAdmission
+        + ", csMaxWaitMs=" + csMaxWaitMs
+        + ", csQueues=" + csQueues + "]";
+  }
+}
