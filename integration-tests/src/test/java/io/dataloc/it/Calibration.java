@@ -51,14 +51,18 @@ public final class Calibration {
   public static void main(String[] args) throws Exception {
     Path real = Path.of("integration-tests/results/jobs.csv");
     Path out = Path.of("integration-tests/target/calibration");
-    List<Double> amGrid = List.of(10.0, 20.0, 30.0, 40.0, 50.0, 60.0);
+    List<Double> amGrid = null;
+    List<Double> taskGrid = null;
+    double cores = 2;
     // The committed real runs of Dataloc ran its default of the time, jsq-maxweight-steal.
     String policy = "jsq-maxweight-steal";
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--real" -> real = Path.of(args[i + 1]);
         case "--out" -> out = Path.of(args[i + 1]);
-        case "--am-start-s" -> amGrid = parseList(args[i + 1]);
+        case "--am-start-s" -> amGrid = parseList("--am-start-s", args[i + 1]);
+        case "--task-start-s" -> taskGrid = parseList("--task-start-s", args[i + 1]);
+        case "--cores" -> cores = parseList("--cores", args[i + 1]).get(0);
         case "--dataloc-policy" -> policy = args[i + 1];
         default -> throw new IllegalArgumentException("--calibrate: unknown option '" + args[i] + "'");
       }
@@ -67,45 +71,63 @@ public final class Calibration {
     List<Run> runs = readRuns(real);
     double localMap = localMapSeconds(summary);
     ClusterModel.Constants base = ClusterModel.Constants.defaults();
-    double taskStart = localMap - BLOCK / base.diskRate() - BLOCK / base.mapCpuRate();
+    if (taskGrid == null) {
+      // Without shared cores a task's start is what a local map took there beyond its read and
+      // processing; with them, a JVM start's CPU, fitted.
+      taskGrid = cores > 0 ? List.of(3.0, 4.0, 5.0, 6.0, 7.0)
+          : List.of(localMap - BLOCK / base.diskRate() - BLOCK / base.mapCpuRate());
+    }
+    if (amGrid == null) {
+      amGrid = cores > 0 ? List.of(6.0, 8.0, 10.0, 12.0, 14.0) : List.of(10.0, 20.0, 30.0, 40.0, 50.0, 60.0);
+    }
     Files.createDirectories(out);
-    System.err.printf(Locale.ROOT, "calibration: %d real runs; a data-local map took %.1f s on average there,"
-        + " so a task starts in %.1f s%n", runs.size(), localMap, taskStart);
+    System.err.printf(Locale.ROOT, "calibration: %d real runs; a data-local map took %.1f s on average there%s%n",
+        runs.size(), localMap, cores > 0 ? String.format(Locale.ROOT, "; %.0f cores shared by the hosts", cores) : "");
 
     double bestAm = amGrid.get(0);
+    double taskStart = taskGrid.get(0);
     double bestErr = Double.MAX_VALUE;
     StringBuilder fit = new StringBuilder();
     boolean anySpread = runs.stream().anyMatch(r -> r.placement().equals("spread"));
-    if (!anySpread && amGrid.size() > 1) {
+    if (!anySpread && amGrid.size() * taskGrid.size() > 1) {
       throw new IllegalArgumentException("--calibrate: no spread runs in " + real
-          + " to fit the AM start on: give it with --am-start-s S");
+          + " to fit the start times on: give one of each with --am-start-s S --task-start-s T");
     }
     for (double am : anySpread ? amGrid : List.<Double>of()) {
-      double err = 0;
-      int n = 0;
-      for (Run r : runs) {
-        if (r.placement().equals("spread")) {
-          double m = model(r, constants(taskStart, am), policy, out).mean();
-          err += (m - r.mean()) * (m - r.mean());
-          n++;
+      for (double ts : taskGrid) {
+        double err = 0;
+        int n = 0;
+        for (Run r : runs) {
+          if (r.placement().equals("spread")) {
+            double m = model(r, constants(ts, am, cores), policy, out).mean();
+            err += (m - r.mean()) * (m - r.mean());
+            n++;
+          }
+        }
+        double rms = Math.sqrt(err / Math.max(1, n));
+        fit.append(String.format(Locale.ROOT, "| %.0f s | %.0f s | %.1f s |%n", am, ts, rms));
+        System.err.printf(Locale.ROOT, "calibration: AM start %.0f s, task start %.0f s: RMS error %.1f s over %d"
+            + " spread runs%n", am, ts, rms, n);
+        if (rms < bestErr) {
+          bestErr = rms;
+          bestAm = am;
+          taskStart = ts;
         }
       }
-      double rms = Math.sqrt(err / Math.max(1, n));
-      fit.append(String.format(Locale.ROOT, "| %.0f s | %.1f s |%n", am, rms));
-      System.err.printf(Locale.ROOT, "calibration: AM start %.0f s: RMS error %.1f s over %d spread runs%n", am, rms, n);
-      if (rms < bestErr) {
-        bestErr = rms;
-        bestAm = am;
-      }
     }
-    ClusterModel.Constants k = constants(taskStart, bestAm);
+    ClusterModel.Constants k = constants(taskStart, bestAm, cores);
     Map<String, Double> realLocal = dataLocal(summary);
     List<String> csv = new ArrayList<>(List.of(
         "scheduler,placement,seed,real_mean_s,model_mean_s,real_data_local,model_node_local,model_am_wait_s"));
+    List<String> jobsCsv = new ArrayList<>(List.of(
+        "label,job,maps,arrival_s,jct_s,data_local,rack_local,maps_per_host,am_host,am_wait_s"));
     Map<String, Map<String, double[]>> byPlacement = new TreeMap<>();
     for (Run r : runs) {
       Modelled mod = model(r, k, policy, out);
       double m = mod.mean();
+      for (ReplayResult.JobTime j : mod.jobs()) {
+        jobsCsv.add(jobRow(r.scheduler() + "/" + r.placement() + "/" + r.seed(), j));
+      }
       csv.add(String.format(Locale.ROOT, "%s,%s,%d,%.1f,%.1f,%.2f,%.2f,%.1f", r.scheduler(), r.placement(), r.seed(),
           r.mean(), m, realLocal.getOrDefault(r.scheduler() + "/" + r.placement() + "/" + r.seed(), Double.NaN),
           mod.nodeLocal(), mod.amWait()));
@@ -116,17 +138,23 @@ public final class Calibration {
       acc[2]++;
     }
     Files.write(out.resolve("calibration.csv"), csv);
-    String md = report(byPlacement, localMap, taskStart, bestAm, fit.toString(), runs.size(), policy);
+    Files.write(out.resolve("model-jobs.csv"), jobsCsv);
+    String md = report(byPlacement, localMap, taskStart, bestAm, cores, fit.toString(), runs.size(), policy);
     Files.writeString(out.resolve("calibration.md"), md);
     System.out.println(md);
   }
 
-  private static List<Double> parseList(String v) {
+  private static List<Double> parseList(String option, String v) {
     List<Double> out = new ArrayList<>();
     for (String x : v.split(",")) {
-      double d = Double.parseDouble(x.trim());
+      double d;
+      try {
+        d = Double.parseDouble(x.trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(option + ": '" + x + "' is not a number");
+      }
       if (!(d >= 0 && d <= 300)) {
-        throw new IllegalArgumentException("--am-start-s: " + d + " is outside 0..300");
+        throw new IllegalArgumentException(option + ": " + d + " is outside 0..300");
       }
       out.add(d);
     }
@@ -136,12 +164,12 @@ public final class Calibration {
   /**
    * The namespaced cluster's model: its network, block size and NodeManager size (four 1-GB maps
    * a host, as the workload asks; its 768-MB AM is rounded up to one of them), and the machine's
-   * two start times.
+   * two start times and its cores (0: none shared, each start takes its time).
    */
-  static ClusterModel.Constants constants(double taskStart, double amStart) {
+  static ClusterModel.Constants constants(double taskStart, double amStart, double cores) {
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
     return new ClusterModel.Constants(BLOCK, NIC, 1, d.diskRate(), d.mapCpuRate(), d.reduceCpuRate(), d.writeRate(),
-        amStart, taskStart, d.bytesPerReduce(), d.slowStart(), 4096, 4);
+        amStart, taskStart, d.bytesPerReduce(), d.slowStart(), 4096, 4, cores);
   }
 
   /** The workload of {@code bin/dataloc-workload} for a seed, as a trace, its input pinned where that seed puts it. */
@@ -162,7 +190,7 @@ public final class Calibration {
   }
 
   /** What the model gave for one run: mean job time, node-local fraction of maps, mean AM wait. */
-  record Modelled(double mean, double nodeLocal, double amWait) {}
+  record Modelled(double mean, double nodeLocal, double amWait, List<ReplayResult.JobTime> jobs) {}
 
   /** The model's run of a real run's scheduler, placement and seed. */
   private static Modelled model(Run r, ClusterModel.Constants k, String policy, Path out) throws Exception {
@@ -177,7 +205,24 @@ public final class Calibration {
       throw new IllegalStateException(r + ": " + res.unfinished() + " jobs unfinished in the model after an hour");
     }
     return new Modelled(res.jobs().stream().mapToDouble(ReplayResult.JobTime::time).average().orElse(0),
-        res.locality()[0], res.meanAmWait());
+        res.locality()[0], res.meanAmWait(), res.jobs());
+  }
+
+  /**
+   * One modelled job as a row of the real runs' {@code jobs.csv} (the same columns where they mean
+   * the same; model host {@code hN} is the real {@code nodeN}), so that a run can be compared job by job.
+   */
+  static String jobRow(String label, ReplayResult.JobTime j) {
+    StringBuilder hosts = new StringBuilder("{");
+    new TreeMap<>(j.mapsByHost()).forEach((h, n) -> hosts.append(hosts.length() > 1 ? " " : "").append(realName(h))
+        .append('=').append(n));
+    return String.format(Locale.ROOT, "%s,%s,%d,%.1f,%.1f,%d,%d,%s},%s,%.1f", label, j.name().replace("job", ""),
+        j.maps(), j.submit(), j.time(), j.nodeLocal(), j.rackLocal(), hosts, j.amHost() == null ? "" : realName(j.amHost()),
+        j.amWait());
+  }
+
+  private static String realName(String modelHost) {
+    return modelHost.replaceFirst("^h", "node");
   }
 
   /** The real runs in a workload {@code jobs.csv} (label {@code scheduler/placement/seed}, job time). */
@@ -234,18 +279,25 @@ public final class Calibration {
   }
 
   private static String report(Map<String, Map<String, double[]>> byPlacement, double localMap, double taskStart,
-      double am, String fit, int runs, String policy) {
+      double am, double cores, String fit, int runs, String policy) {
     StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "Calibration of the replay's model against %d runs of the namespaced cluster.%n%n",
         runs));
-    b.append(String.format(Locale.ROOT, "- task start: %.1f s (a data-local map took %.1f s on average there)%n",
-        taskStart, localMap));
+    String unit = cores > 0 ? " CPU-seconds" : " s";
+    if (cores > 0) {
+      b.append(String.format(Locale.ROOT, "- the hosts share %.0f cores: each JVM start is CPU work, at most one core"
+          + " each, the cores shared among the starts under way%n", cores));
+    }
+    b.append(String.format(Locale.ROOT, "- a data-local map took %.1f s on average in the real runs%n", localMap));
     b.append(String.format(Locale.ROOT, "- Dataloc's online policy: %s, as in the real runs%n", policy));
     if (fit.isEmpty()) {
-      b.append(String.format(Locale.ROOT, "- AM start: %.0f s, given (no spread runs here to fit it on)%n%n", am));
+      b.append(String.format(Locale.ROOT, "- AM start %.0f%s and task start %.0f%s, given (no spread runs here to fit"
+          + " them on)%n%n", am, unit, taskStart, unit));
     } else {
-      b.append(String.format(Locale.ROOT, "- AM start: %.0f s, fitted on the spread runs:%n%n", am));
-      b.append("| AM start | RMS error of a run's mean, spread |\n|---:|---:|\n").append(fit).append('\n');
+      b.append(String.format(Locale.ROOT, "- AM start %.0f%s and task start %.0f%s, fitted on the spread runs:%n%n",
+          am, unit, taskStart, unit));
+      b.append("| AM start | task start | RMS error of a run's mean, spread |\n|---:|---:|---:|\n").append(fit)
+          .append('\n');
     }
     for (Map.Entry<String, Map<String, double[]>> p : byPlacement.entrySet()) {
       b.append(String.format(Locale.ROOT, "**%s**%s (mean job time over the runs of each scheduler):%n%n", p.getKey(),

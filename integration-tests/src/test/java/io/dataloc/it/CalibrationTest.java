@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dataloc.it.replay.ClusterModel;
+import io.dataloc.it.replay.ReplayResult;
 import io.dataloc.it.replay.SwimTrace;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CalibrationTest {
   @Test
   void theModelReadsTheWorkloadTheRealRunsRead() {
-    ClusterModel m = new ClusterModel(4, 2, 1, Calibration.constants(20, 10));
+    ClusterModel m = new ClusterModel(4, 2, 1, Calibration.constants(20, 10, 0));
     List<SwimTrace.Job> trace = Calibration.workload(m, "hot", 1);
     List<Workload.Spec> specs = Workload.specs(12, 1, 6, 24);
     assertEquals(12, trace.size());
@@ -47,7 +48,7 @@ class CalibrationTest {
 
   @Test
   void aFileOnHostsTheModelHasNotIsRefusedByName() {
-    ClusterModel m = new ClusterModel(4, 2, 1, Calibration.constants(20, 10));
+    ClusterModel m = new ClusterModel(4, 2, 1, Calibration.constants(20, 10, 0));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> m.pin("p", List.of(List.of("h1", "node9"))));
     assertTrue(e.getMessage().contains("node9"), e.getMessage());
@@ -67,5 +68,44 @@ class CalibrationTest {
     assertEquals(22.5, Calibration.localMapSeconds(summary), 1e-9);
     Files.write(summary, List.of("nothing here"));
     assertThrows(IllegalArgumentException.class, () -> Calibration.localMapSeconds(summary));
+  }
+
+  @Test
+  void aModelledJobIsARowWithTheRealRunsColumns() {
+    ReplayResult.JobTime j = new ReplayResult.JobTime("job3", 2, 0, 22, 0.5, 46, 30, 1, 1, 0, "h4",
+        Map.of("h3", 1, "h2", 1));
+    assertEquals("dataloc/hot/1,3,2,22.0,46.0,1,1,{node2=1 node3=1},node4,0.5", Calibration.jobRow("dataloc/hot/1", j));
+  }
+
+  /**
+   * The nodes heartbeat in a fresh order each second: the AMs of the namespaced workload spread
+   * over the hosts, as they do on the real cluster, rather than landing on whichever host
+   * heartbeats first (in a fixed order the first host took about half of them). And with two
+   * shared cores, the first job, alone on the cluster, takes its AM's and its map's starts and
+   * little more.
+   */
+  @Test
+  void amsSpreadOverTheHostsAndAJobAloneTakesItsStarts(@TempDir Path dir) throws Exception {
+    MiniMr.quiet = true;
+    Map<String, Integer> amHosts = new java.util.TreeMap<>();
+    int jobs = 0;
+    for (long seed = 1; seed <= 3; seed++) {
+      ClusterModel m = new ClusterModel(4, 2, seed, Calibration.constants(5, 10, 2));
+      ReplayResult r = ReplayRun.run("capacity", Calibration.workload(m, "spread", seed), m, 0.3, 3600, 0.1,
+          dir.resolve("s" + seed), s -> { });
+      for (ReplayResult.JobTime j : r.jobs()) {
+        amHosts.merge(j.amHost(), 1, Integer::sum);
+        jobs++;
+      }
+      if (seed == 1) {
+        ReplayResult.JobTime first = r.jobs().get(0);
+        assertEquals(1, first.maps());
+        assertTrue(first.time() >= 15 && first.time() <= 25, "10 + 5 CPU-seconds of starts and a local read: " + first);
+      }
+    }
+    System.out.println("AM hosts " + amHosts);
+    assertEquals(4, amHosts.size(), "every host ran AMs: " + amHosts);
+    assertTrue(amHosts.values().stream().mapToInt(Integer::intValue).max().orElse(0) <= 0.4 * jobs,
+        "no host ran more than 40% of the AMs: " + amHosts);
   }
 }

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.hadoop.yarn.api.records.ContainerId;
@@ -142,8 +143,14 @@ final class ReplayRun {
       TaskRunner runner = new TaskRunner(model, net);
       Map<String, MockNM> nodes = new LinkedHashMap<>();
       c.nodeList().forEach(nm -> nodes.put(nm.getNodeId().getHost(), nm));
+      // Each second the nodes heartbeat in a fresh order: a real NodeManager's heartbeat falls
+      // anywhere in the second a job arrives in, so no node is always first to offer its room
+      // (in a fixed order the first node would get every AM that fits there).
+      List<Map.Entry<String, MockNM>> order = new ArrayList<>(nodes.entrySet());
+      SplittableRandom beat = new SplittableRandom(model.seed() * 0x9E3779B97F4A7C15L + 1);
       Map<String, List<ContainerStatus>> outbox = new HashMap<>();
       Map<ContainerId, Job> owner = new HashMap<>();
+      Map<ContainerId, Job> amStarting = new HashMap<>();
       List<Job> jobs = new ArrayList<>();
       List<Job> waitingForAm = new ArrayList<>();
       List<Job> active = new ArrayList<>();
@@ -168,6 +175,11 @@ final class ReplayRun {
         awaitPlans(c, fresh);
         for (TaskRunner.Ended e : runner.advanceTo(t)) {
           ContainerId id = (ContainerId) e.key();
+          Job ready = amStarting.remove(id);
+          if (ready != null) {
+            ready.amReadyAt = e.at();
+            continue;
+          }
           Job j = owner.remove(id);
           int before = j.mr.mapsDone();
           outbox.computeIfAbsent(e.host(), h -> new ArrayList<>()).add(j.mr.complete(id));
@@ -180,7 +192,8 @@ final class ReplayRun {
         }
         int half = nodes.size() / 2;
         int n = 0;
-        for (Map.Entry<String, MockNM> e : nodes.entrySet()) {
+        shuffle(order, beat);
+        for (Map.Entry<String, MockNM> e : order) {
           if (n++ == half && c.rm.getResourceScheduler()
               instanceof org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler fs) {
             c.rm.drainEvents();
@@ -202,7 +215,8 @@ final class ReplayRun {
           c.rm.drainEvents();
           j.am.registerAppAttempt();
           j.amAt = t;
-          j.amReadyAt = t + k.amStartSeconds();
+          amStarting.put(j.amContainer, j);
+          runner.startAm(j.amContainer, j.amHost, t);
           outbox.computeIfAbsent(j.amHost, h -> new ArrayList<>()).add(ContainerStatus.newInstance(j.amContainer,
               ContainerState.RUNNING, "", 0));
           active.add(j);
@@ -210,8 +224,8 @@ final class ReplayRun {
         }
         for (var it = active.iterator(); it.hasNext(); ) {
           Job j = it.next();
-          if (j.amReadyAt > t) {
-            continue;
+          if (j.amReadyAt < 0 || j.amReadyAt > t) {
+            continue; // its JVM is still starting
           }
           if (j.mr == null) {
             j.mr = new MrJob(j.am, j.splits, model.topology(), task);
@@ -238,6 +252,13 @@ final class ReplayRun {
           return result(scheduler, jobs, model, net, t, (System.nanoTime() - wall0) / 1e9);
         }
       }
+    }
+  }
+
+  /** Fisher–Yates, from {@code rnd}. */
+  private static <T> void shuffle(List<T> list, SplittableRandom rnd) {
+    for (int i = list.size() - 1; i > 0; i--) {
+      java.util.Collections.swap(list, i, rnd.nextInt(i + 1));
     }
   }
 
@@ -315,7 +336,8 @@ final class ReplayRun {
       int off = j.mr == null ? 0 : j.mr.atLevel(2);
       out.add(new ReplayResult.JobTime(j.trace.name(), j.maps, j.reduces, j.trace.submitSeconds(),
           j.amAt < 0 ? -1 : j.amAt - j.trace.submitSeconds(),
-          j.finishedAt < 0 ? -1 : j.finishedAt - j.trace.submitSeconds(), floor, local, rack, off));
+          j.finishedAt < 0 ? -1 : j.finishedAt - j.trace.submitSeconds(), floor, local, rack, off, j.amHost,
+          Map.copyOf(j.mapsByHost)));
     }
     double nic = 0;
     double uplink = 0;

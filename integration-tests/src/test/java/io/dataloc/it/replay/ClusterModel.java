@@ -37,13 +37,17 @@ public final class ClusterModel {
    * @param slowStart fraction of maps done before reduces are asked (MapReduce's default 0.05)
    * @param nodeMb memory per NodeManager (8 containers of 1 GB; an AM, like a task, takes one)
    * @param traceNodes the size of the cluster the trace came from (bytes are scaled by nodes / this)
+   * @param sharedCores 0: every host has CPU of its own and a JVM starts in its start time; else the
+   *     whole cluster shares this many cores (every "host" a process on one machine, as on the
+   *     namespaced cluster), and each JVM start is that many core-seconds of work, at most one core
+   *     each, the cores shared max-min fairly among the starts under way
    */
   public record Constants(long blockBytes, double nicRate, int oversubscription, double diskRate,
       double mapCpuRate, double reduceCpuRate, double writeRate, double amStartSeconds, double taskStartSeconds,
-      long bytesPerReduce, double slowStart, int nodeMb, int traceNodes) {
+      long bytesPerReduce, double slowStart, int nodeMb, int traceNodes, double sharedCores) {
     public static Constants defaults() {
       return new Constants(128L << 20, 125e6, 4, 100e6, 50e6, 50e6, 100e6, 2, 1, 1L << 30, 0.05, 8192,
-          3000);
+          3000, 0);
     }
   }
 
@@ -79,6 +83,11 @@ public final class ClusterModel {
     }
   }
 
+  /** The seed that placed the blocks (and orders the heartbeats of a replay). */
+  public long seed() {
+    return seed;
+  }
+
   /** Host → rack, in host order. */
   public Map<String, String> topology() {
     return rackOf;
@@ -92,9 +101,15 @@ public final class ClusterModel {
     return rackOf.get(host);
   }
 
-  /** Link capacities: host i's NIC out (2i) and in (2i+1), then rack r's uplink out (2N+2r) and in (2N+2r+1). */
+  /**
+   * Link capacities: host i's NIC out (2i) and in (2i+1), then rack r's uplink out (2N+2r) and in
+   * (2N+2r+1), then, with shared cores, the cores ({@link #cpuLink}, in core-seconds per second).
+   */
   public double[] linkCapacities() {
-    double[] cap = new double[2 * nodes + 2 * racks];
+    double[] cap = new double[2 * nodes + 2 * racks + (k.sharedCores() > 0 ? 1 : 0)];
+    if (k.sharedCores() > 0) {
+      cap[cpuLink()] = k.sharedCores();
+    }
     for (int i = 0; i < 2 * nodes; i++) {
       cap[i] = k.nicRate();
     }
@@ -123,7 +138,12 @@ public final class ClusterModel {
 
   /** Whether a link index is a rack uplink. */
   public boolean isUplink(int link) {
-    return link >= 2 * nodes;
+    return link >= 2 * nodes && link < 2 * nodes + 2 * racks;
+  }
+
+  /** The shared cores' "link" (only with {@link Constants#sharedCores} above 0): JVM starts flow over it. */
+  public int cpuLink() {
+    return 2 * nodes + 2 * racks;
   }
 
   private int rackIndex(String host) {

@@ -56,7 +56,7 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
     ClusterModel.Constants k = new ClusterModel.Constants(d.blockBytes(), nic, over, d.diskRate(), d.mapCpuRate(),
         d.reduceCpuRate(), d.writeRate(), d.amStartSeconds(), d.taskStartSeconds(), d.bytesPerReduce(),
-        d.slowStart(), d.nodeMb(), traceNodes);
+        d.slowStart(), d.nodeMb(), traceNodes, d.sharedCores());
     return new ReplayOptions(trace, from, to, nodes, racks, schedulers, seed,
         Path.of(m.getOrDefault("out", "target/replay")), am, drain, quantum, k, dataloc(m.getOrDefault("dataloc", "")));
   }

@@ -24,9 +24,11 @@ public record ReplayResult(String scheduler, List<JobTime> jobs, double nicBytes
    * @param time until its AM unregistered (its job time)
    * @param floor its contention-free time: AM start, its longest map data-local on an idle node,
    *     and its shuffle, reduce and write on idle links
+   * @param amHost where its AM ran (null: it never got one)
+   * @param mapsByHost how many of its maps each host ran
    */
   public record JobTime(String name, int maps, int reduces, double submit, double amWait, double time,
-      double floor, int nodeLocal, int rackLocal, int offSwitch) {
+      double floor, int nodeLocal, int rackLocal, int offSwitch, String amHost, java.util.Map<String, Integer> mapsByHost) {
     public boolean finished() {
       return time >= 0;
     }

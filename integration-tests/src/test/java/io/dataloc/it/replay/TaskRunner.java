@@ -9,7 +9,9 @@ import java.util.PriorityQueue;
 /**
  * Runs tasks in the cluster model, in virtual seconds.
  *
- * <p>A map: its JVM starts ({@code taskStartSeconds}); it reads its block from disk when a replica
+ * <p>A JVM starts in its start time ({@code taskStartSeconds}, {@code amStartSeconds}), or, where
+ * the cluster's hosts share a machine's cores ({@code sharedCores}), once it has had that much
+ * CPU (see {@link ClusterModel.Constants}). A map: its JVM starts; it reads its block from disk when a replica
  * is on its host, else over the network from the nearest replica (one on its rack, else the
  * first), as one flow sharing links with every other and never faster than the disk it reads; it processes the bytes
  * ({@code mapCpuRate}); it writes its output locally ({@code writeRate}). A reduce: its JVM starts;
@@ -59,7 +61,7 @@ public final class TaskRunner {
   public void startMap(Object key, String host, List<String> replicas, long bytes, long outputBytes, double now) {
     ClusterModel.Constants k = model.k;
     Task t = new Task(key, host);
-    at(now + k.taskStartSeconds(), t, () -> {
+    startJvm(t, k.taskStartSeconds(), now, () -> {
       double after = bytes / k.mapCpuRate() + outputBytes / k.writeRate();
       if (replicas.contains(host) || bytes == 0) {
         at(net.now() + bytes / k.diskRate() + after, t, () -> end(t));
@@ -70,6 +72,33 @@ public final class TaskRunner {
       }
     });
   }
+
+  /**
+   * Starts an ApplicationMaster's JVM in its container on {@code host} at {@code now}; it is
+   * reported {@link Ended} (key {@code key}) when it is ready to ask for containers.
+   */
+  public void startAm(Object key, String host, double now) {
+    Task t = new Task(key, host);
+    startJvm(t, model.k.amStartSeconds(), now, () -> end(t));
+  }
+
+  /**
+   * A JVM of task {@code t} starts at {@code now}; {@code then} runs once it has: after {@code
+   * seconds}, or, on shared cores, once it has had that many core-seconds (at most one core at a
+   * time, the cores shared max-min fairly with every other start under way).
+   */
+  private void startJvm(Task t, double seconds, double now, Runnable then) {
+    if (model.k.sharedCores() <= 0 || seconds <= 0) {
+      at(now + seconds, t, then);
+      return;
+    }
+    starting.put(net.start(new int[] {model.cpuLink()}, seconds, 1.0), new Starting(t, then));
+  }
+
+  private record Starting(Task task, Runnable then) {}
+
+  /** JVM starts on shared cores, by their flow. */
+  private final Map<FlowNetwork.Flow, Starting> starting = new HashMap<>();
 
   /** CPU and write seconds a task has left once its flows end. */
   private final Map<Task, Double> pending = new HashMap<>();
@@ -94,7 +123,7 @@ public final class TaskRunner {
     double after = shuffleBytes / model.k.reduceCpuRate() + outputBytes / model.k.writeRate();
     pending.put(t, after);
     shuffles.put(t, shuffleBytes);
-    at(now + model.k.taskStartSeconds(), t, () -> {
+    startJvm(t, model.k.taskStartSeconds(), now, () -> {
       Map<String, Integer> maps = mapHosts.get(job);
       if (maps == null) {
         waitingReduces.computeIfAbsent(job, j -> new ArrayList<>()).add(t);
@@ -191,6 +220,11 @@ public final class TaskRunner {
       }
       double until = Math.min(next, t);
       for (FlowNetwork.Flow f : net.step(until)) {
+        Starting started = starting.remove(f);
+        if (started != null) {
+          at(f.endedAt(), started.task(), started.then());
+          continue;
+        }
         Task task = byFlow.remove(f);
         if (--task.flowsLeft == 0) {
           at(f.endedAt() + pending.remove(task), task, () -> end(task));

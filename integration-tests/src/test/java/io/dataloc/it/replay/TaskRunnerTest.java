@@ -41,4 +41,36 @@ class TaskRunnerTest {
     assertEquals(1, ended.size());
     assertEquals(5 + 1.25 + 1.25 + 5, ended.get(0).at(), 1e-9);
   }
+
+  @Test
+  void onSharedCoresJvmStartsShareThemAtMostOneCoreEach() {
+    ClusterModel.Constants d = ClusterModel.Constants.defaults();
+    // Two cores for the whole cluster; an AM start is 6 core-seconds, a task start 3.
+    ClusterModel shared = new ClusterModel(4, 2, 1, new ClusterModel.Constants(d.blockBytes(), d.nicRate(),
+        d.oversubscription(), d.diskRate(), d.mapCpuRate(), d.reduceCpuRate(), d.writeRate(), 6, 3,
+        d.bytesPerReduce(), d.slowStart(), d.nodeMb(), d.traceNodes(), 2));
+    FlowNetwork net = new FlowNetwork(shared.linkCapacities());
+    TaskRunner r = new TaskRunner(shared, net);
+    r.startAm("am", "h1", 0);
+    Map<Object, Double> at = new java.util.HashMap<>();
+    r.advanceTo(1).forEach(e -> at.put(e.key(), e.at()));
+    // From 1 s, four starts share two cores: half a core each.
+    for (String t : List.of("m1", "m2", "m3")) {
+      r.startMap(t, "h2", List.of("h2"), 0, 0, 1);
+    }
+    r.advanceTo(30).forEach(e -> at.put(e.key(), e.at()));
+    // The maps' 3 core-seconds at half a core: done at 7 s (an empty map ends as it starts); the
+    // AM had 1 at one core, then 3 by 7 s, then the last 2 alone at one core (the cap): 9 s.
+    assertEquals(7, at.get("m1"), 1e-9);
+    assertEquals(7, at.get("m3"), 1e-9);
+    assertEquals(9, at.get("am"), 1e-9);
+    // Without shared cores each start takes its time, whatever else starts.
+    TaskRunner alone = new TaskRunner(m, new FlowNetwork(m.linkCapacities()));
+    alone.startAm("am", "h1", 0);
+    alone.startMap("m", "h1", List.of("h1"), 0, 0, 0);
+    Map<Object, Double> t = new java.util.HashMap<>();
+    alone.advanceTo(10).forEach(e -> t.put(e.key(), e.at()));
+    assertEquals(d.amStartSeconds(), t.get("am"), 1e-9);
+    assertEquals(d.taskStartSeconds(), t.get("m"), 1e-9);
+  }
 }
