@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
 
 /**
  * {@code bin/dataloc-replay --calibrate}: does the replay's model predict the real cluster? It
- * replays the namespaced cluster's workload ({@code bin/dataloc-workload}: the same jobs, arrivals
- * and input placement for a seed, {@link Workload#specs}, {@link Workload#replicaHosts}) on a
+ * replays the namespaced cluster's workload ({@code bin/dataloc-workload}: the same jobs and
+ * input placement for a seed, and the arrivals each real run had, {@link Workload#specs}, {@link Workload#replicaHosts}) on a
  * model of that cluster (four hosts on two racks, 20 Mbit/s host links, unshaped rack uplinks,
  * 64 MB blocks, 4-GB NodeManagers with 1-GB maps and AMs, the same AM limit) through each scheduler the real
  * runs used, and sets the model's means beside the measured ones.
@@ -46,7 +46,12 @@ public final class Calibration {
   private Calibration() {}
 
   /** One real run: the mean job time of its jobs, and how many. */
-  record Run(String scheduler, String placement, long seed, double mean, int jobs) {}
+  /**
+   * One real run: the mean job time of its jobs, how many, and when each was submitted (seconds
+   * from the first; the runner submits one job at a time, so on a busy machine later jobs go in
+   * later than their planned arrival, and the model replays the arrivals that happened).
+   */
+  record Run(String scheduler, String placement, long seed, double mean, int jobs, List<Double> arrivals) {}
 
   public static void main(String[] args) throws Exception {
     Path real = Path.of("integration-tests/results/jobs.csv");
@@ -174,6 +179,11 @@ public final class Calibration {
 
   /** The workload of {@code bin/dataloc-workload} for a seed, as a trace, its input pinned where that seed puts it. */
   static List<SwimTrace.Job> workload(ClusterModel model, String placement, long seed) {
+    return workload(model, placement, seed, List.of());
+  }
+
+  /** As above, job {@code j} arriving at {@code arrivals.get(j)} where given (else as planned). */
+  static List<SwimTrace.Job> workload(ClusterModel model, String placement, long seed, List<Double> arrivals) {
     List<String> names = model.hosts();
     List<List<String>> files = Workload.replicaHosts(FILES, placement, seed, names, model.topology());
     List<SwimTrace.Job> trace = new ArrayList<>();
@@ -184,7 +194,8 @@ public final class Calibration {
         blocks.add(files.get((s.first() + m) % FILES));
       }
       model.pin(path, blocks);
-      trace.add(new SwimTrace.Job("job" + s.index(), Math.round(s.arrival()), s.maps() * BLOCK, 0, 0, path));
+      double at = s.index() < arrivals.size() ? arrivals.get(s.index()) : s.arrival();
+      trace.add(new SwimTrace.Job("job" + s.index(), Math.round(at), s.maps() * BLOCK, 0, 0, path));
     }
     return trace;
   }
@@ -195,7 +206,7 @@ public final class Calibration {
   /** The model's run of a real run's scheduler, placement and seed. */
   private static Modelled model(Run r, ClusterModel.Constants k, String policy, Path out) throws Exception {
     ClusterModel model = new ClusterModel(4, 2, r.seed(), k);
-    List<SwimTrace.Job> trace = workload(model, r.placement(), r.seed());
+    List<SwimTrace.Job> trace = workload(model, r.placement(), r.seed(), r.arrivals());
     Map<String, String> dataloc = Map.of("online-policy", policy);
     MiniMr.quiet = true;
     ReplayResult res = ReplayRun.run(r.scheduler(), trace, model, AM_PERCENT, 3600, 0.1, dataloc,
@@ -228,23 +239,33 @@ public final class Calibration {
   /** The real runs in a workload {@code jobs.csv} (label {@code scheduler/placement/seed}, job time). */
   static List<Run> readRuns(Path jobsCsv) throws Exception {
     Map<String, double[]> acc = new LinkedHashMap<>();
+    Map<String, List<Double>> arrivals = new LinkedHashMap<>();
     List<String> lines = Files.readAllLines(jobsCsv);
-    String[] head = lines.get(0).split(",");
-    int label = List.of(head).indexOf("label");
-    int jct = List.of(head).indexOf("jct_s");
-    if (label < 0 || jct < 0) {
-      throw new IllegalArgumentException(jobsCsv + ": no label or jct_s column");
+    List<String> head = List.of(lines.get(0).split(","));
+    int label = head.indexOf("label");
+    int jct = head.indexOf("jct_s");
+    int job = head.indexOf("job");
+    int arrival = head.indexOf("arrival_s");
+    if (label < 0 || jct < 0 || job < 0 || arrival < 0) {
+      throw new IllegalArgumentException(jobsCsv + ": a label, job, arrival_s or jct_s column is missing");
     }
     for (String line : lines.subList(1, lines.size())) {
       String[] f = line.split(",");
       acc.computeIfAbsent(f[label], x -> new double[2]);
       acc.get(f[label])[0] += Double.parseDouble(f[jct]);
       acc.get(f[label])[1]++;
+      List<Double> at = arrivals.computeIfAbsent(f[label], x -> new ArrayList<>());
+      int j = Integer.parseInt(f[job]);
+      if (j != at.size()) {
+        throw new IllegalArgumentException(jobsCsv + ": " + f[label] + " lists job " + j + " where job " + at.size()
+            + " was due (the jobs of a run in order, from 0)");
+      }
+      at.add(Double.parseDouble(f[arrival]));
     }
     List<Run> out = new ArrayList<>();
     acc.forEach((l, a) -> {
       String[] p = l.split("/");
-      out.add(new Run(p[0], p[1], Long.parseLong(p[2]), a[0] / a[1], (int) a[1]));
+      out.add(new Run(p[0], p[1], Long.parseLong(p[2]), a[0] / a[1], (int) a[1], List.copyOf(arrivals.get(l))));
     });
     return out;
   }

@@ -60,8 +60,16 @@ class CalibrationTest {
     Files.write(jobs, List.of("label,job,maps,arrival_s,jct_s,map_phase_s",
         "dataloc/hot/1,0,4,0.0,70.0,68.1", "dataloc/hot/1,1,16,2.0,50.0,49.0", "capacity/spread/3,0,1,0.0,10.0,9.0"));
     List<Calibration.Run> runs = Calibration.readRuns(jobs);
-    assertEquals(List.of(new Calibration.Run("dataloc", "hot", 1, 60.0, 2), new Calibration.Run("capacity", "spread",
-        3, 10.0, 1)), runs);
+    assertEquals(List.of(new Calibration.Run("dataloc", "hot", 1, 60.0, 2, List.of(0.0, 2.0)),
+        new Calibration.Run("capacity", "spread", 3, 10.0, 1, List.of(0.0))), runs);
+    // The model replays the arrivals a run had.
+    ClusterModel m = new ClusterModel(4, 2, 1, Calibration.constants(20, 10, 0));
+    List<SwimTrace.Job> trace = Calibration.workload(m, "hot", 1, List.of(0.0, 2.4, 9.6));
+    assertEquals(List.of(0L, 2L, 10L), trace.subList(0, 3).stream().map(SwimTrace.Job::submitSeconds).toList());
+    assertEquals(Math.round(Workload.specs(12, 1, 6, 24).get(3).arrival()), trace.get(3).submitSeconds(),
+        "as planned where the run gives no arrival");
+    Files.write(jobs, List.of("label,job,maps,arrival_s,jct_s", "a/hot/1,1,4,0.0,70.0"));
+    assertThrows(IllegalArgumentException.class, () -> Calibration.readRuns(jobs), "a run's jobs out of order");
     Path summary = dir.resolve("summary.txt");
     Files.write(summary, List.of("WORKLOAD label=a/hot/1 jobs=1 map-seconds-on-data=20.0(n=3) map-seconds-remote=1(n=1)",
         "WORKLOAD-NET label=a/hot/1 bytes-over-links=1", "WORKLOAD label=b/spread/1 map-seconds-on-data=30.0(n=1)"));
