@@ -125,11 +125,19 @@ final class ReplayRun {
   static ReplayResult run(String scheduler, List<SwimTrace.Job> trace, ClusterModel model, double amPercent,
       double maxSeconds, double quantum, Map<String, String> dataloc, Path work, Consumer<String> progress)
       throws Exception {
+    return run(scheduler, trace, model, amPercent, maxSeconds, quantum, dataloc, Map.of(), work, progress);
+  }
+
+  /** As above, the ResourceManager's settings {@code rm} (whole keys) set last, for every scheduler. */
+  static ReplayResult run(String scheduler, List<SwimTrace.Job> trace, ClusterModel model, double amPercent,
+      double maxSeconds, double quantum, Map<String, String> dataloc, Map<String, String> rm, Path work,
+      Consumer<String> progress) throws Exception {
     ClusterModel.Constants k = model.k;
     Map<String, String> settings = settings(scheduler, model.nodes, model.racks, amPercent);
     if (scheduler.equals("dataloc") || scheduler.equals("capacity-dataloc")) {
       dataloc.forEach((key, v) -> settings.put("yarn.scheduler.dataloc." + key, v));
     }
+    settings.putAll(rm);
     Path dir = work.resolve(scheduler);
     MiniMr.deleteQuietly(dir);
     long wall0 = System.nanoTime();

@@ -58,11 +58,11 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
         d.reduceCpuRate(), d.writeRate(), d.amStartSeconds(), d.taskStartSeconds(), d.bytesPerReduce(),
         d.slowStart(), d.nodeMb(), traceNodes, d.sharedCores());
     return new ReplayOptions(trace, from, to, nodes, racks, schedulers, seed,
-        Path.of(m.getOrDefault("out", "target/replay")), am, drain, quantum, k, dataloc(m.getOrDefault("dataloc", "")));
+        Path.of(m.getOrDefault("out", "target/replay")), am, drain, quantum, k, datalocSettings(m.getOrDefault("dataloc", "")));
   }
 
   /** {@code KEY=VALUE,...}: Dataloc's settings without their {@code yarn.scheduler.dataloc.} prefix (checked by Dataloc at start). */
-  private static java.util.Map<String, String> dataloc(String v) {
+  public static java.util.Map<String, String> datalocSettings(String v) {
     java.util.Map<String, String> out = new java.util.TreeMap<>();
     for (String kv : v.split(",")) {
       if (kv.isBlank()) {
