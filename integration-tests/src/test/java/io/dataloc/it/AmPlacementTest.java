@@ -68,6 +68,40 @@ class AmPlacementTest {
     }
   }
 
+  /**
+   * Inside the CapacityScheduler the AM key's allocator sites the AM the same way: h1 declined
+   * (the application is skipped there, the node is not), h4 taken; the decline is in the job's
+   * wait log; and with the wait at 0, first fit.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"3000", "0"})
+  void insideTheCapacitySchedulerTheAmKeyDeclinesAHostWhoseDataPlannedMapsNeed(String waitMs) throws Exception {
+    Map<String, String> settings = new java.util.LinkedHashMap<>(CapacityModeTest.twoQueues(true, false));
+    settings.put("yarn.scheduler.dataloc.am.placement-wait-ms", waitMs);
+    try (MiniMr c = MiniMr.start(io.dataloc.yarn.cs.DatalocCapacityScheduler.class, settings, Scenarios.twoRacks(4),
+        8192, dir)) {
+      io.dataloc.yarn.CapacityPlans plans = CapacityModeTest.plans(c);
+      RMApp hot = c.submitEdited("alice", hotSplits(), sub -> sub.setQueue("a"));
+      c.launch(hot, "h3", hotSplits());
+      CapacityModeTest.awaitPhase(c, hot, "planned");
+      RMApp second = c.submitEdited("bob", null, sub -> sub.setQueue("a"));
+      heartbeat(c, "h1");
+      if (waitMs.equals("0")) {
+        assertAmOn("h1", second);
+        assertEquals(0, plans.metrics().amDeclined());
+        return;
+      }
+      assertNotEquals(RMAppAttemptState.ALLOCATED, second.getCurrentAppAttempt().getAppAttemptState(),
+          "h1 holds the data of eight planned maps; h3 and h4 have room and none");
+      assertTrue(plans.metrics().amDeclined() > 0);
+      assertTrue(plans.waits().of(second.getApplicationId()).summary().contains("ApplicationMaster"),
+          plans.waits().of(second.getApplicationId()).summary());
+      heartbeat(c, "h4");
+      assertAmOn("h4", second);
+      assertEquals(0, plans.metrics().errors());
+    }
+  }
+
   private MiniMr cluster(String placementWaitMs) throws Exception {
     return MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent", "1",
         "yarn.scheduler.dataloc.am.placement-wait-ms", placementWaitMs), Scenarios.twoRacks(4), 8192, dir);

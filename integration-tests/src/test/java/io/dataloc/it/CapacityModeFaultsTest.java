@@ -37,7 +37,7 @@ class CapacityModeFaultsTest {
   @ParameterizedTest
   @ValueSource(strings = {"allocator:initialize", "allocator:updatePendingAsk", "allocator:precheckNode",
       "allocator:canAllocate", "allocator:allocate", "allocator:getUniqueLocationAsks", FaultInjector.PRECHECK,
-      FaultInjector.COMMIT, FaultInjector.RECONCILE})
+      FaultInjector.COMMIT, FaultInjector.RECONCILE, FaultInjector.AM_SITING})
   void aFaultCostsOneApplicationOnly(String site) throws Exception {
     Map<String, String> topology = Scenarios.twoRacks(4);
     // All data on h1 (8 slots, one of them the AM's): the plan runs maps on the other rack too,
@@ -49,6 +49,11 @@ class CapacityModeFaultsTest {
     // ... and at once, as JSQ-MaxWeight serves it (break-even would hold it 3.75 s of
     // wall time for h1, and the off-switch methods might not be asked before the job ends).
     settings.put("yarn.scheduler.dataloc.online-policy", "jsq-maxweight-steal");
+    if (site.equals(FaultInjector.AM_SITING)) {
+      // AM siting on: the AM key's allocator asks the plan service where the AM goes (the fault
+      // meets its first question, so the AM still starts on h1, where the test launches it).
+      settings.put("yarn.scheduler.dataloc.am.placement-wait-ms", "2000");
+    }
     try (MiniMr c = MiniMr.start(DatalocCapacityScheduler.class, settings, topology, 8192, dir)) {
       CapacityPlans plans = CapacityModeTest.plans(c);
       AtomicBoolean thrown = new AtomicBoolean();

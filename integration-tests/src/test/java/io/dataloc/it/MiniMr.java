@@ -137,8 +137,11 @@ final class MiniMr implements AutoCloseable {
     // MockRM launches an AM through one named node's heartbeat (launchAndRegisterAM), which the
     // tests choose: AMs are placed first fit here unless a test sets the wait (AmPlacementTest does).
     // For the same reason AMs are admitted in submission order unless a test sets the ordering.
-    if (io.dataloc.yarn.LocalityScheduler.class.isAssignableFrom(scheduler)) {
+    if (io.dataloc.yarn.LocalityScheduler.class.isAssignableFrom(scheduler)
+        || io.dataloc.yarn.cs.DatalocCapacityScheduler.class.isAssignableFrom(scheduler)) {
       conf.setLong("yarn.scheduler.dataloc.am.placement-wait-ms", 0);
+    }
+    if (io.dataloc.yarn.LocalityScheduler.class.isAssignableFrom(scheduler)) {
       conf.set("yarn.scheduler.dataloc.am.admission-ordering", "fifo");
     }
     settings.forEach(conf::set);

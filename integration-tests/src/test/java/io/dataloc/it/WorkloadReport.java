@@ -33,11 +33,13 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 public final class WorkloadReport {
   /**
    * Dataloc as shipped ({@code dataloc}), a variant of it ({@code dataloc-...}: some settings
-   * changed), or the CapacityScheduler with Dataloc's placement component ({@code capacity-dataloc}):
-   * each is compared with the best stock scheduler, never counted as one.
+   * changed), or the CapacityScheduler with Dataloc's placement component ({@code capacity-dataloc},
+   * and its variants {@code capacity-dataloc-...}): each is compared with the best stock scheduler,
+   * never counted as one.
    */
   static boolean isDataloc(String scheduler) {
-    return scheduler.equals("dataloc") || scheduler.startsWith("dataloc-") || scheduler.equals("capacity-dataloc");
+    return scheduler.equals("dataloc") || scheduler.startsWith("dataloc-") || scheduler.equals("capacity-dataloc")
+        || scheduler.startsWith("capacity-dataloc-");
   }
 
   private static final Pattern LINE = Pattern.compile("^WORKLOAD label=(\\S+)/(\\S+)/(\\S+) jobs=(\\d+) maps=(\\d+) "

@@ -28,7 +28,7 @@ class WorkloadReportTest {
   @Test
   void tablesRatiosAndChartsPerPlacement() throws Exception {
     Files.write(dir.resolve("summary.txt"), List.of(line("dataloc/hot/1", 30.0, 18), line("capacity/hot/1", 60.0, 10),
-        line("fair/hot/1", 40.0, 12), line("dataloc/spread/1", 20.0, 20), line("dataloc/spread/2", 22.0, 20),
+        line("fair/hot/1", 40.0, 12), line("capacity-dataloc-amsite/hot/1", 36.0, 16), line("dataloc/spread/1", 20.0, 20), line("dataloc/spread/2", 22.0, 20),
         line("capacity/spread/1", 25.0, 15), line("capacity/spread/2", 27.0, 15)), StandardCharsets.UTF_8);
     Files.write(dir.resolve("jobs.csv"), List.of("label,job,maps,arrival_s,jct_s,map_phase_s,data_local,rack_local,maps_per_host",
         "dataloc/hot/1,0,4,0.0,70.0,68.1,4,0,{node1=2 node3=2}", "capacity/hot/1,0,4,0.0,90.0,88.1,3,1,{node1=4}"),
@@ -37,6 +37,8 @@ class WorkloadReportTest {
     String md = Files.readString(dir.resolve("workload.md"));
     assertTrue(md.contains("Dataloc over the best stock scheduler: mean 0.75 (fair)"), md);
     assertTrue(md.contains("mean 0.81 (capacity)"), md);
+    // A variant of the CapacityScheduler with Dataloc is Dataloc's, never the best stock scheduler.
+    assertTrue(md.contains("capacity-dataloc-amsite over the best stock scheduler: mean 0.90 (fair)"), md);
     for (String f : new String[] {"workload-hot.png", "workload-hot-locality.png", "workload-spread.png",
         "workload-spread-locality.png", "workload-hot-cdf.png"}) {
       assertTrue(Files.size(dir.resolve(f)) > 1000, f);

@@ -3,48 +3,43 @@ package io.dataloc.yarn;
 import io.dataloc.core.am.AmSiting;
 import io.dataloc.core.am.WaitLog;
 import io.dataloc.core.engine.EngineState;
-import org.apache.hadoop.yarn.api.records.Resource;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ClusterNodeTracker;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
+import java.util.function.Supplier;
 
 /**
- * Carries out {@link AmSiting} for AM containers: the host's demand from the engine, the least
- * demand among nodes with room for the AM (a view recomputed at most every {@value #VIEW_MILLIS}
- * ms, so a heartbeat scans the nodes rarely), and each AM's wait on its {@link DatalocApp}. Under
- * the scheduler's monitor.
+ * Carries out {@link AmSiting} for AM containers, in both front ends: the offered host's demand
+ * from the engine, the least demand among the hosts of an {@link AmRoom} view (computed once per
+ * view), and each AM's wait on its {@link DatalocApp}. Under the front end's lock (the standalone
+ * scheduler's monitor, or the plan lock inside the CapacityScheduler); the view is taken before it.
  */
 final class AmSites {
-  static final long VIEW_MILLIS = 250;
-
   private final SchedulerContext ctx;
-  private final ClusterRoom room;
-  private final ClusterNodeTracker<FiCaSchedulerNode> nodes;
-  private long viewAt;
-  private Resource viewFor;
-  private int viewLeast;
+  private AmRoom.View leastOf;
+  private int least;
 
-  AmSites(SchedulerContext ctx, ClusterRoom room, ClusterNodeTracker<FiCaSchedulerNode> nodes) {
+  AmSites(SchedulerContext ctx) {
     this.ctx = ctx;
-    this.room = room;
-    this.nodes = nodes;
   }
 
-  /** Whether the application's AM takes room on the node now; a decline starts or continues its wait. */
-  boolean take(DatalocApp a, FiCaSchedulerNode node, Resource am) {
+  /**
+   * Whether the application's AM takes room on {@code host} now, where {@code room} says which
+   * hosts have room for it (asked only when the host's data is in demand); a decline starts or
+   * continues its wait. True for an application Dataloc does not know, a host the engine does not
+   * know, or with siting off.
+   */
+  boolean take(DatalocApp a, String host, Supplier<AmRoom.View> room) {
     long maxWait = ctx.settings().amPlacementWaitMs();
     if (maxWait <= 0 || a == null) {
       return true;
     }
     EngineState s = ctx.engine().state();
-    int h = s.hostIndex(node.getNodeName());
+    int h = s.hostIndex(host);
     if (h < 0) {
       return true;
     }
     int here = s.demand(h);
     long now = ctx.nowMillis();
-    int least = here == 0 ? 0 : least(s, am, now);
     long declinedFor = a.amDeclinedAt == null ? -1 : now - a.amDeclinedAt;
-    if (AmSiting.decide(here, least, declinedFor, maxWait) == AmSiting.Verdict.TAKE) {
+    if (AmSiting.decide(here, here == 0 ? 0 : least(s, room.get()), declinedFor, maxWait) == AmSiting.Verdict.TAKE) {
       if (a.amDeclinedAt != null) {
         a.waits.served(now);
       }
@@ -54,26 +49,25 @@ final class AmSites {
     if (a.amDeclinedAt == null) {
       a.amDeclinedAt = now;
     }
-    a.waits.refused(now, node.getNodeName(), WaitLog.Cause.AM_SITING, -1, null);
+    a.waits.refused(now, host, WaitLog.Cause.AM_SITING, -1, null);
     ctx.metrics().amDeclined.incr();
     return false;
   }
 
-  /** The least demand among schedulable nodes with room for the AM; MAX_VALUE if none has room. */
-  private int least(EngineState s, Resource am, long now) {
-    if (viewFor != null && viewFor.equals(am) && now - viewAt < VIEW_MILLIS) {
-      return viewLeast;
+  /** The least demand among the view's live engine hosts; MAX_VALUE if none. Computed once per view. */
+  private int least(EngineState s, AmRoom.View room) {
+    if (room == leastOf) {
+      return least;
     }
-    int least = Integer.MAX_VALUE;
-    for (FiCaSchedulerNode n : nodes.getAllNodes()) {
-      int h = s.hostIndex(n.getNodeName());
-      if (h >= 0 && s.alive(h) && !EngineNodes.decommissioning(n) && !NodeSizes.labelled(n) && room.sizes().fits(n, am)) {
-        least = Math.min(least, s.demand(h));
+    int min = Integer.MAX_VALUE;
+    for (String name : room.hosts) {
+      int h = s.hostIndex(name);
+      if (h >= 0 && s.alive(h)) {
+        min = Math.min(min, s.demand(h));
       }
     }
-    viewAt = now;
-    viewFor = am;
-    viewLeast = least;
-    return least;
+    leastOf = room;
+    least = min;
+    return min;
   }
 }

@@ -245,7 +245,7 @@ public final class DatalocKeys {
 
   /** Keys of the standalone scheduler only: inside the CapacityScheduler its own settings rule (refused there). */
   public static final List<Key> STANDALONE_ONLY = List.of(ORDERING, AM_RESOURCE_PERCENT,
-      AM_PLACEMENT_WAIT, AM_ADMISSION, STARVATION, RESOURCE_CALCULATOR, ACL_SUBMIT, ACL_ADMINISTER, ACL_MAX_PRIORITY,
+      AM_ADMISSION, STARVATION, RESOURCE_CALCULATOR, ACL_SUBMIT, ACL_ADMINISTER, ACL_MAX_PRIORITY,
       NODE_DELAY, RACK_DELAY);
 
   public static final List<Key> KEYS = List.of(ASSIGNER, FALLBACK_ASSIGNER, POLICY, ORDERING, COST_LOCAL, COST_RACK,

@@ -103,6 +103,18 @@ final class DatalocState implements SchedulerContext {
   @Override public DatalocAppAttempt currentAttempt(ApplicationId id) { return attempts.apply(id); }
   @Override public int applicationPriority(ApplicationId id) { return priorities.applyAsInt(id); }
 
+  /** Runs {@code body} under the plan lock, its hold measured as {@code site}. */
+  void locked(String site, Runnable body) {
+    synchronized (lock) {
+      holds.enter();
+      try {
+        body.run();
+      } finally {
+        holds.exit(site);
+      }
+    }
+  }
+
   @Override
   public io.dataloc.core.am.PlanGuard guard(io.dataloc.core.model.Problem problem,
       io.dataloc.core.model.Assignment plan) {

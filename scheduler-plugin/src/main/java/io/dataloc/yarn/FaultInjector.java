@@ -12,8 +12,8 @@ import org.apache.hadoop.yarn.api.records.ApplicationId;
  * about to start, on a placement thread) and {@link #PLAN} (its placement, read, is about to be
  * planned, on the plan thread): the two sites called without the scheduler's lock, where a test
  * may also wait, as a slow file system or a long plan would. Inside the CapacityScheduler:
- * {@link #PRECHECK} (whether a node goes to its map key) and {@link #COMMIT} (a map container of
- * its being committed), besides {@link #RECONCILE}; the placement component's own code between
+ * {@link #PRECHECK} (whether a node goes to its map key), {@link #COMMIT} (a map container of
+ * its being committed) and {@link #AM_SITING} (whether its AM takes a node), besides {@link #RECONCILE}; the placement component's own code between
  * YARN and the plan service fails at {@link #ALLOCATOR} (the site names the method).
  */
 @FunctionalInterface
@@ -28,6 +28,7 @@ public interface FaultInjector {
   String PLAN = "plan";
   String PRECHECK = "precheck";
   String COMMIT = "commit";
+  String AM_SITING = "am-siting";
   /** Prefix of the placement component's sites: {@code allocator:precheckNode}, {@code allocator:allocate}, .... */
   String ALLOCATOR = "allocator:";
 

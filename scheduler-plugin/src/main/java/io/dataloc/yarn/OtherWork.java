@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
@@ -45,6 +46,7 @@ final class OtherWork {
   private final ClusterRoom room;
   private final Containers containers;
   private final AmSites sites;
+  private final AmRoom amRoom;
   private final AmAdmissions admissions;
   private final Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications;
   private final TreeSet<ApplicationId> walk;
@@ -61,9 +63,10 @@ final class OtherWork {
   private int offSwitchThisHeartbeat;
   static final int MAX_OFF_SWITCH_PER_HEARTBEAT = 1;
 
-  OtherWork(SchedulerContext ctx, ClusterRoom room, Containers containers, AmSites sites,
+  OtherWork(SchedulerContext ctx, ClusterRoom room, Containers containers, AmRoom amRoom,
       Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications) {
-    this.sites = sites;
+    this.sites = new AmSites(ctx);
+    this.amRoom = amRoom;
     this.admissions = new AmAdmissions(ctx, room, applications);
     this.ctx = ctx;
     this.room = room;
@@ -255,7 +258,8 @@ final class OtherWork {
     if (exceptMaps && !admissions.mayAdmit(attempt.getApplicationId(), node)) {
       return Served.NOT_HERE; // another AM goes first (AmAdmission), and it can take this node
     }
-    if (exceptMaps && !sites.take(a, node, AmAsks.size(attempt, key))) {
+    Resource am = AmAsks.size(attempt, key);
+    if (exceptMaps && !sites.take(a, node.getNodeName(), () -> amRoom.view(am, ctx.nowMillis()))) {
       return Served.NOT_HERE; // a less demanded node has room for it: this node's slots stay for its data's maps
     }
     ctx.working(attempt.getApplicationId());

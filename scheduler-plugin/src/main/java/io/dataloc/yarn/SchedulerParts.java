@@ -161,7 +161,7 @@ final class SchedulerParts {
     containment = plans.containment;
     placement = plans.pipeline;
     containers = new Containers(state, room);
-    otherWork = new OtherWork(state, room, containers, new AmSites(state, room, yarn.nodes()), yarn::applications);
+    otherWork = new OtherWork(state, room, containers, new AmRoom(yarn.nodes(), sizes), yarn::applications);
     state.wire(containment, otherWork::add);
     AskSync asks = new AskSync(state, plans.asks, containers, otherWork);
     nodes = new NodeEvents(state, room, yarn.nodes(), yarn.completer(), conf.getBoolean(

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.function.DoubleConsumer;
 
 /**
  * Runs tasks in the cluster model, in virtual seconds.
@@ -27,7 +28,8 @@ public final class TaskRunner {
   private final ClusterModel model;
   private final FlowNetwork net;
   private final PriorityQueue<Event> timed = new PriorityQueue<>();
-  private final Map<FlowNetwork.Flow, Task> byFlow = new HashMap<>();
+  /** What follows the end of each flow under way (a read, a fetch, a JVM start on shared cores), given when it ended. */
+  private final Map<FlowNetwork.Flow, DoubleConsumer> whenDone = new HashMap<>();
   private final Map<Object, List<Task>> waitingReduces = new HashMap<>();
   private final List<Ended> ended = new ArrayList<>();
   private long seq;
@@ -66,9 +68,8 @@ public final class TaskRunner {
       if (replicas.contains(host) || bytes == 0) {
         at(net.now() + bytes / k.diskRate() + after, t, () -> end(t));
       } else {
-        t.flowsLeft = 1;
-        byFlow.put(net.start(model.path(source(replicas, host), host), bytes, k.diskRate()), t);
         pending.put(t, after);
+        read(t, net.start(model.path(source(replicas, host), host), bytes, k.diskRate()));
       }
     });
   }
@@ -85,20 +86,28 @@ public final class TaskRunner {
   /**
    * A JVM of task {@code t} starts at {@code now}; {@code then} runs once it has: after {@code
    * seconds}, or, on shared cores, once it has had that many core-seconds (at most one core at a
-   * time, the cores shared max-min fairly with every other start under way).
+   * time, the cores shared max-min fairly with every other start under way; a start later than
+   * the network's clock waits for it).
    */
   private void startJvm(Task t, double seconds, double now, Runnable then) {
     if (model.k.sharedCores() <= 0 || seconds <= 0) {
       at(now + seconds, t, then);
-      return;
+    } else if (now > net.now() + 1e-12) {
+      at(now, t, () -> startJvm(t, seconds, now, then));
+    } else {
+      whenDone.put(net.start(new int[] {model.cpuLink()}, seconds, 1.0), endedAt -> at(endedAt, t, then));
     }
-    starting.put(net.start(new int[] {model.cpuLink()}, seconds, 1.0), new Starting(t, then));
   }
 
-  private record Starting(Task task, Runnable then) {}
-
-  /** JVM starts on shared cores, by their flow. */
-  private final Map<FlowNetwork.Flow, Starting> starting = new HashMap<>();
+  /** Task {@code t} reads or fetches over flow {@code f}: its CPU and writes follow its last flow. */
+  private void read(Task t, FlowNetwork.Flow f) {
+    t.flowsLeft++;
+    whenDone.put(f, endedAt -> {
+      if (--t.flowsLeft == 0) {
+        at(endedAt + pending.remove(t), t, () -> end(t));
+      }
+    });
+  }
 
   /** CPU and write seconds a task has left once its flows end. */
   private final Map<Task, Double> pending = new HashMap<>();
@@ -184,8 +193,7 @@ public final class TaskRunner {
       if (e.getKey().equals(t.host)) {
         local += share;
       } else if (share > 0) {
-        t.flowsLeft++;
-        byFlow.put(net.start(model.path(e.getKey(), t.host), share, model.k.diskRate()), t);
+        read(t, net.start(model.path(e.getKey(), t.host), share, model.k.diskRate()));
       }
     }
     if (t.flowsLeft == 0) {
@@ -220,15 +228,7 @@ public final class TaskRunner {
       }
       double until = Math.min(next, t);
       for (FlowNetwork.Flow f : net.step(until)) {
-        Starting started = starting.remove(f);
-        if (started != null) {
-          at(f.endedAt(), started.task(), started.then());
-          continue;
-        }
-        Task task = byFlow.remove(f);
-        if (--task.flowsLeft == 0) {
-          at(f.endedAt() + pending.remove(task), task, () -> end(task));
-        }
+        whenDone.remove(f).accept(f.endedAt());
       }
       if (net.now() >= t - 1e-12 && (timed.isEmpty() || timed.peek().at() > t)) {
         List<Ended> out = new ArrayList<>(ended);

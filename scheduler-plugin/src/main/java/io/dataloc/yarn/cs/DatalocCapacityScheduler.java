@@ -235,7 +235,7 @@ public class DatalocCapacityScheduler extends CapacityScheduler implements Datal
     }
     ApplicationId app = container.getApplicationAttemptId().getApplicationId();
     try {
-      p.containerDone(app, container.getContainerId(),
+      p.commits().containerDone(app, container.getContainerId(),
           before == RMContainerState.RUNNING || before == RMContainerState.COMPLETED, event);
     } catch (Throwable t) {
       p.failed("completing " + container.getContainerId(), t, app);
@@ -261,7 +261,7 @@ public class DatalocCapacityScheduler extends CapacityScheduler implements Datal
         RMContainer rc = c.getRmContainer();
         app = rc.getApplicationAttemptId().getApplicationId();
         if (p.settings().isMapKey(key)) {
-          p.containerAllocated(app, rc.getContainerId(), c.getSchedulerNode().getNodeName(),
+          p.commits().containerAllocated(app, rc.getContainerId(), c.getSchedulerNode().getNodeName(),
               c.getSchedulerNode().getRackName());
         }
       } catch (Throwable t) {

@@ -1,5 +1,6 @@
 package io.dataloc.yarn.cs;
 
+import io.dataloc.yarn.CapacityAnswers;
 import io.dataloc.yarn.CapacityPlans;
 import io.dataloc.yarn.FaultInjector;
 import java.util.Collection;
@@ -10,8 +11,10 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.RMContext;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AppSchedulingInfo;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.NodeType;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerNode;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.activities.DiagnosticsCollector;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.SchedulingMode;
@@ -26,8 +29,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Dataloc's placement component inside the CapacityScheduler: the stock locality allocator of one
  * (attempt, request key), whose answers for a planned job's map key follow the plan
- * ({@link CapacityPlans}). Selected cluster-wide by {@code yarn.scheduler.app-placement-allocator.class};
- * the plan service comes from {@link DatalocCapacityScheduler}. Under the plain CapacityScheduler,
+ * ({@link CapacityPlans}), and whose answers for its AM key keep the AM off the hosts whose data
+ * live maps need most ({@link CapacityAnswers#amTakes}). Selected cluster-wide by {@code
+ * yarn.scheduler.app-placement-allocator.class}; the plan service comes from {@link
+ * DatalocCapacityScheduler}. Under the plain CapacityScheduler,
  * for any other key, or for a job Dataloc does not plan, every answer is the stock one.
  *
  * <p>Hadoop calls these methods on its scheduling threads (no CapacityScheduler lock), its
@@ -42,8 +47,10 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
   private static final AtomicLong ATTACHES = new AtomicLong();
   private static volatile FaultInjector faults = FaultInjector.NONE;
 
-  /** The plan this key follows, or null: stock answers only. */
+  /** The plan service, or null: stock answers only. */
   private volatile CapacityPlans plans;
+  /** What this key does: follow the job's plan (its map key), or site its AM (its AM key). */
+  private volatile CapacityPlans.Role role = CapacityPlans.Role.STOCK;
   private ApplicationId app;
 
   /** How many allocators attached in this JVM (the canary of Hadoop's own tests reads it). */
@@ -68,7 +75,9 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
       app = info.getApplicationId();
       service = DatalocCapacityScheduler.plansOf(context);
       fault("initialize");
-      if (service != null && service.attach(info.getApplicationAttemptId(), key)) {
+      CapacityPlans.Role r = service == null ? CapacityPlans.Role.STOCK : service.attach(info.getApplicationAttemptId(), key);
+      if (r != CapacityPlans.Role.STOCK) {
+        role = r;
         plans = service;
       }
     } catch (Throwable t) {
@@ -79,7 +88,7 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
   @Override
   public PendingAskUpdateResult updatePendingAsk(Collection<ResourceRequest> requests, boolean recover) {
     PendingAskUpdateResult r = super.updatePendingAsk(requests, recover);
-    CapacityPlans p = plans;
+    CapacityPlans p = mapPlans();
     if (p != null) {
       try {
         fault("updatePendingAsk");
@@ -100,9 +109,12 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
     }
     try {
       fault("precheckNode");
-      CapacityPlans.Answer answer = p.precheck(appSchedulingInfo.getApplicationAttemptId(), node);
-      if (answer == CapacityPlans.Answer.ADMIT_IF_ASKED) {
-        answer = getOutstandingAsksCount(node.getNodeName()) > 0 ? CapacityPlans.Answer.ADMIT : CapacityPlans.Answer.VETO;
+      if (role == CapacityPlans.Role.AM) {
+        return amTakes(p, node, diagnostics);
+      }
+      CapacityAnswers.Answer answer = p.answers().precheck(appSchedulingInfo.getApplicationAttemptId(), node);
+      if (answer == CapacityAnswers.Answer.ADMIT_IF_ASKED) {
+        answer = getOutstandingAsksCount(node.getNodeName()) > 0 ? CapacityAnswers.Answer.ADMIT : CapacityAnswers.Answer.VETO;
       }
       switch (answer) {
         case ADMIT:
@@ -129,7 +141,7 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
   @Override
   public boolean canAllocate(NodeType type, SchedulerNode node) {
     boolean stock = super.canAllocate(type, node);
-    CapacityPlans p = plans;
+    CapacityPlans p = mapPlans();
     if (!stock || p == null) {
       return stock;
     }
@@ -139,7 +151,7 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
       if (reserved != null && app.equals(reserved.getApplicationAttemptId().getApplicationId())) {
         return true; // a reservation is never vetoed at commit: the veto would repeat every pass
       }
-      return p.stillWants(app, node);
+      return p.answers().stillWants(app, node);
     } catch (Throwable t) {
       fail(p, "canAllocate", t);
       return stock;
@@ -149,11 +161,11 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
   @Override
   public ContainerRequest allocate(SchedulerRequestKey key, NodeType type, SchedulerNode node) {
     ContainerRequest r = super.allocate(key, type, node);
-    CapacityPlans p = plans;
+    CapacityPlans p = mapPlans();
     if (p != null) {
       try {
         fault("allocate");
-        p.allocated(app, node, type);
+        p.commits().allocated(app, node, type);
       } catch (Throwable t) {
         fail(p, "allocate", t);
       }
@@ -164,17 +176,42 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
   @Override
   public int getUniqueLocationAsks() {
     int stock = super.getUniqueLocationAsks();
-    CapacityPlans p = plans;
+    CapacityPlans p = mapPlans();
     if (p == null) {
       return stock;
     }
     try {
       fault("getUniqueLocationAsks");
-      return p.following(app) ? 1 : stock;
+      return p.answers().following(app) ? 1 : stock;
     } catch (Throwable t) {
       fail(p, "getUniqueLocationAsks", t);
       return stock;
     }
+  }
+
+  /** The plan service if this is a planned job's map key, else null. */
+  private CapacityPlans mapPlans() {
+    return role == CapacityPlans.Role.MAPS ? plans : null;
+  }
+
+  /**
+   * The AM key: while the attempt waits for its AM container (the key may serve the AM's own
+   * asks later), whether the AM takes this node ({@link CapacityAnswers#amTakes}).
+   */
+  private boolean amTakes(CapacityPlans p, SchedulerNode node, Optional<DiagnosticsCollector> diagnostics) {
+    if (!(rmContext.getScheduler() instanceof AbstractYarnScheduler)) {
+      return true;
+    }
+    SchedulerApplicationAttempt attempt = ((AbstractYarnScheduler<?, ?>) rmContext.getScheduler())
+        .getApplicationAttempt(appSchedulingInfo.getApplicationAttemptId());
+    if (attempt == null || !attempt.isWaitingForAMContainer()) {
+      return true;
+    }
+    if (p.answers().amTakes(app, node, getPendingAsk(ResourceRequest.ANY).getPerAllocationResource())) {
+      return true;
+    }
+    diagnostics.ifPresent(d -> d.collect("Dataloc: the ApplicationMaster waits for a node whose data live maps need less", ""));
+    return false;
   }
 
   private void fault(String method) {
