@@ -166,6 +166,11 @@ public final class CapacityAnswers {
     }
   }
 
+  /** Whether AMs are sited at all ({@code am.placement-wait-ms} above 0): one read, no lock. */
+  public boolean sitesAms() {
+    return state.settings().amPlacementWaitMs() > 0;
+  }
+
   /**
    * Whether an application's AM, which waits for its container, takes room on {@code node} now
    * ({@link AmSites}; off with {@code am.placement-wait-ms} 0). The view of the nodes with room for
@@ -174,7 +179,7 @@ public final class CapacityAnswers {
    * from its asks, and while Dataloc is degraded.
    */
   public boolean amTakes(ApplicationId id, SchedulerNode node, Resource am) {
-    if (state.settings().amPlacementWaitMs() <= 0 || am == null) {
+    if (!sitesAms() || am == null) {
       return true;
     }
     AmRoom.View room = amRoom.view(am, clock.getTime());

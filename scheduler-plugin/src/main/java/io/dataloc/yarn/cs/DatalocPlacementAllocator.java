@@ -199,7 +199,7 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
    * asks later), whether the AM takes this node ({@link CapacityAnswers#amTakes}).
    */
   private boolean amTakes(CapacityPlans p, SchedulerNode node, Optional<DiagnosticsCollector> diagnostics) {
-    if (!(rmContext.getScheduler() instanceof AbstractYarnScheduler)) {
+    if (!p.answers().sitesAms() || !(rmContext.getScheduler() instanceof AbstractYarnScheduler)) {
       return true;
     }
     SchedulerApplicationAttempt attempt = ((AbstractYarnScheduler<?, ?>) rmContext.getScheduler())
