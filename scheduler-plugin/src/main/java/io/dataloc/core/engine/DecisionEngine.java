@@ -41,7 +41,9 @@ import java.util.List;
  *
  * <p>The engine's parts: {@link EngineHosts}, {@link EngineJobs} (the one owner of jobs and their
  * task lists), {@link Admissions}, {@link StarvationGuard}, {@link Rehomer} (over the shared
- * {@link LocalChains} search); the state they share is {@link EngineState}'s.
+ * {@link LocalChains} search), {@link Proposals} (a free slot served) and {@link TaskOutcomes}
+ * (a task started, finished, failed, refused or dropped); the state they share is {@link
+ * EngineState}'s.
  *
  * <p>Deterministic: no wall clock (the caller advances virtual time with {@link #advanceTo}), one
  * seeded random source, ties by index. Not thread-safe: the adapter calls it under its lock.
@@ -56,6 +58,8 @@ public final class DecisionEngine {
   private final Rehomer rehomer;
   private final Admissions admissions;
   private final EngineHosts hosts;
+  private final TaskOutcomes outcomes;
+  private final Proposals proposals;
 
   public DecisionEngine(EngineConfig config) {
     this.config = config;
@@ -68,6 +72,8 @@ public final class DecisionEngine {
     this.rehomer = new Rehomer(state, policy, jobs::pending);
     this.admissions = new Admissions(config, state, policy, jobs, this::planCost);
     this.hosts = new EngineHosts(state, policy, guard);
+    this.outcomes = new TaskOutcomes(state, policy, guard, jobs, learning);
+    this.proposals = new Proposals(state, policy, guard, jobs, outcomes);
   }
 
   /** Read-only view for reports, tests and the scheduler page. */
@@ -107,7 +113,7 @@ public final class DecisionEngine {
    * again (the AM will re-run them). Returns how many tasks were re-routed.
    */
   public int removeHost(int host) {
-    return hosts.remove(host, this::backToPending);
+    return hosts.remove(host, outcomes::backToPending);
   }
 
   /** A job with its tasks routed online (no plan). {@code replicaHosts[i]} are host names. */
@@ -180,16 +186,12 @@ public final class DecisionEngine {
    * slot.
    */
   public void beginSlot() {
-    guard.beginSlot();
-    if (guard.remembers()) {
-      policy.beginSlot();
-    }
+    proposals.beginSlot();
   }
 
   /** The slot begun by {@link #beginSlot} is served or given up. */
   public void endSlot() {
-    guard.endSlot();
-    policy.endSlot();
+    proposals.endSlot();
   }
 
   /**
@@ -214,28 +216,7 @@ public final class DecisionEngine {
    * propose, the policy hears that the slot was passed up (delay scheduling counts a skip).
    */
   public Decision propose(int host, java.util.Set<Long> excludedJobs) {
-    if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
-      return null;
-    }
-    java.util.Set<io.dataloc.core.jobs.JobView> excluded = jobs.excluded(excludedJobs);
-    guard.tick();
-    StarvationGuard.Pick starving = guard.pick(host, excluded, jobs::tasksOf);
-    if (starving != null) {
-      int t = starving.task();
-      return new Decision(state.job(t).id(), state.indexInJob(t), t, host, state.level(t, host),
-          Decision.STARVING + "no container for " + starving.waited() + " decisions", policy.queueHostOf(t));
-    }
-    OnlinePolicy.Pick pick = excluded.isEmpty() ? policy.pick(host) : policy.pick(host, excluded);
-    if (pick == null) {
-      policy.passed(host);
-      return null;
-    }
-    int t = pick.task();
-    if (!state.queued(t)) {
-      throw new IllegalStateException(policy.name() + " picked task " + t + " in state " + state.state(t));
-    }
-    JobState j = state.job(t);
-    return new Decision(j.id(), state.indexInJob(t), t, host, pick.level(), pick.reason(), pick.queue());
+    return proposals.propose(host, excludedJobs);
   }
 
   /**
@@ -247,23 +228,7 @@ public final class DecisionEngine {
    * queue-based policies ({@link OnlinePolicy#pickFor}).
    */
   public Decision proposeFor(long jobId, int host) {
-    if (host < 0 || host >= state.hostCount() || !state.alive(host)) {
-      return null;
-    }
-    JobState j = jobs.get(jobId);
-    if (j == null || jobs.parked(jobId)) {
-      return null;
-    }
-    OnlinePolicy.Pick pick = policy.pickFor(host, j);
-    if (pick == null) {
-      return null;
-    }
-    int t = pick.task();
-    if (!state.queued(t) || state.job(t) != j) {
-      throw new IllegalStateException(policy.name() + " picked task " + t + " in state " + state.state(t)
-          + " for job " + jobId);
-    }
-    return new Decision(jobId, state.indexInJob(t), t, host, pick.level(), pick.reason(), pick.queue());
+    return proposals.proposeFor(jobId, host);
   }
 
   /**
@@ -272,18 +237,7 @@ public final class DecisionEngine {
    * proposal whose task is no longer queued, or whose host is gone, is a caller's error.
    */
   public Decision commit(Decision d) {
-    int t = d.task();
-    if (t < 0 || t >= state.taskCount() || !state.queued(t) || state.job(t).id() != d.jobId()
-        || d.host() < 0 || d.host() >= state.hostCount() || !state.alive(d.host())) {
-      throw new IllegalStateException("stale proposal: " + d);
-    }
-    if (d.starving()) {
-      policy.removed(t);
-    } else {
-      policy.taken(d.host(), new OnlinePolicy.Pick(t, d.level(), d.reason(), d.queue()));
-    }
-    start(t, d.host());
-    return d;
+    return proposals.commit(d);
   }
 
   /**
@@ -311,27 +265,12 @@ public final class DecisionEngine {
    * Returns false, changing nothing, if the task is not queued or the host is not live.
    */
   public boolean startedOutside(int task, int host) {
-    if (task < 0 || task >= state.taskCount() || !state.queued(task) || host < 0 || host >= state.hostCount()
-        || !state.alive(host)) {
-      return false;
-    }
-    policy.removed(task);
-    start(task, host);
-    return true;
+    return outcomes.startedOutside(task, host);
   }
 
   /** Whether the job is parked (tests and reports). */
   public boolean parked(long jobId) {
     return jobs.parked(jobId);
-  }
-
-  private void start(int t, int host) {
-    JobState j = state.job(t);
-    j.pending--;
-    j.running++;
-    guard.served(j);
-    state.startOn(t, host);
-    ensureStarted(t);
   }
 
   /**
@@ -359,11 +298,7 @@ public final class DecisionEngine {
    * it really is. {@code proposal} may be null.
    */
   public Decision replaceStarted(Decision d, int actualTask, Rehoming proposal) {
-    return rehomer.commit(d, actualTask, proposal, this::ensureStarted);
-  }
-
-  private void ensureStarted(int task) {
-    learning.started(task, state.now);
+    return rehomer.commit(d, actualTask, proposal, outcomes::started);
   }
 
   /**
@@ -386,33 +321,12 @@ public final class DecisionEngine {
 
   /** Drops one pending task (the application no longer needs it); false if it was not pending. */
   public boolean dropPending(int task) {
-    if (task < 0 || task >= state.taskCount() || !state.queued(task)) {
-      return false;
-    }
-    JobState j = state.job(task);
-    state.setState(task, TaskState.CANCELLED);
-    j.pending--;
-    j.total--;
-    policy.removed(task);
-    jobs.release(task);
-    return true;
+    return outcomes.dropPending(task);
   }
 
   /** The task finished: frees its slot, charges its user, feeds rate learning. */
   public void taskFinished(int task) {
-    if (state.state(task) != TaskState.RUNNING) {
-      return;
-    }
-    JobState j = state.job(task);
-    int host = state.hostOf(task);
-    long ticks = learning.finished(task, state.level(task, host), state.now);
-    state.chargeUser(j.user(), ticks);
-    j.meanTaskTicks = Math.max(1, (j.meanTaskTicks * j.done + ticks) / (j.done + 1));
-    j.running--;
-    j.done++;
-    state.stopOn(task);
-    state.setState(task, TaskState.DONE);
-    jobs.release(task);
+    outcomes.finished(task);
   }
 
   /**
@@ -421,31 +335,12 @@ public final class DecisionEngine {
    * queued is left alone.
    */
   public void refuse(Decision d) {
-    int t = d.task();
-    if (t >= 0 && t < state.taskCount() && state.queued(t) && state.job(t).id() == d.jobId()) {
-      policy.removed(t);
-      policy.routeAvoiding(t, d.host());
-    }
+    outcomes.refuse(d);
   }
 
   /** The task failed or its container was lost: it becomes pending again and is routed. */
   public void taskFailed(int task) {
-    if (backToPending(task)) {
-      policy.route(task);
-    }
-  }
-
-  /** A running task becomes pending (not yet queued anywhere); false if it was not running. */
-  private boolean backToPending(int task) {
-    if (state.state(task) != TaskState.RUNNING) {
-      return false;
-    }
-    JobState j = state.job(task);
-    j.running--;
-    j.pending++;
-    state.stopOn(task);
-    state.requeue(task);
-    return true;
+    outcomes.failed(task);
   }
 
   /** The engine task number of a job's i-th task, or -1. */
