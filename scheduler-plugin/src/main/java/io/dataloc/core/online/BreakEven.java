@@ -2,7 +2,6 @@ package io.dataloc.core.online;
 
 import io.dataloc.core.jobs.JobView;
 import io.dataloc.core.model.Level;
-import java.util.Arrays;
 import java.util.Set;
 import java.util.function.IntPredicate;
 import java.util.function.IntUnaryOperator;
@@ -53,7 +52,7 @@ import java.util.function.IntUnaryOperator;
  *
  * <p>Cost: routing a task lists it {@code O(replicas)} times; a decision visits the jobs with tasks
  * listed at the host, in its rack and in the cluster ({@code O(jobs)}, as a {@link TaskQueue}'s
- * poll does); the lists hold at most about twice their live entries ({@link JobLists}).
+ * poll does); the lists ({@link BreakEvenListings}) hold at most about twice their live entries.
  *
  * <p><b>No data to wait for.</b> The extra cost is counted from the best rate the task can still
  * have: {@code α} while one of its replica hosts is live with slots; {@code β} if none is but a replica's rack
@@ -70,18 +69,7 @@ public final class BreakEven implements OnlinePolicy {
       "waited past the break-even 1/rate − 1/α"};
   private PolicyState s;
   private ServiceRates rates;
-  private JobLists[] hosts = new JobLists[0];
-  private int[] pinnedCount = new int[0];
-  private JobLists[] racks = new JobLists[0];
-  private final JobLists all = new JobLists();
-  /** Per task: the stamp its live entries carry, its planned host (or -1), a host it avoids (or -1). */
-  private int[] stamp = new int[0];
-  private int[] pin = new int[0];
-  private int[] avoid = new int[0];
-  /** Per task: the hosts it is listed at; null if not listed. */
-  private int[][] listedAt = new int[0][];
-  /** Per task: the racks it is listed in; null if none. */
-  private int[][] listedIn = new int[0][];
+  private BreakEvenListings lists;
   /** A slot is being served ({@link #beginSlot}); its ranking once a pick excluded a job, else null. */
   private boolean slotOpen;
   private SlotRanking ranking;
@@ -95,94 +83,27 @@ public final class BreakEven implements OnlinePolicy {
   public void attach(PolicyState state, ServiceRates r) {
     this.s = state;
     this.rates = r;
+    this.lists = new BreakEvenListings(state);
   }
 
   @Override
   public void route(int task) {
-    list(task, -1, -1);
+    lists.list(task, -1, -1);
   }
 
   @Override
   public void routeAvoiding(int task, int avoidHost) {
-    list(task, -1, avoidHost);
+    lists.list(task, -1, avoidHost);
   }
 
   @Override
   public void enqueuePlanned(int task, int host, Level level) {
-    list(task, level == Level.LOCAL && s.alive(host) ? host : -1, -1);
-  }
-
-  private void list(int task, int planned, int avoidHost) {
-    grow(task);
-    if (listedAt[task] != null) {
-      leave(task);
-    }
-    stamp[task]++;
-    pin[task] = planned;
-    avoid[task] = avoidHost;
-    JobView job = s.job(task);
-    int[] at;
-    int[] in = null;
-    if (planned >= 0) {
-      hostList(planned).add(job, task, stamp[task]);
-      at = new int[] {planned};
-      pinnedCount[planned]++;
-    } else {
-      int[] replicas = s.replicas(task);
-      int[] hs = new int[replicas.length];
-      int[] rs = new int[replicas.length];
-      int n = 0;
-      int k = 0;
-      for (int h : replicas) {
-        if (h != avoidHost) { // a host down now keeps its list: it may come back
-          hostList(h).add(job, task, stamp[task]);
-          hs[n++] = h;
-        }
-        int r = s.rackOf(h);
-        if (r != PolicyState.NO_RACK && !contains(rs, k, r)) {
-          rackList(r).add(job, task, stamp[task]);
-          rs[k++] = r;
-        }
-      }
-      at = Arrays.copyOf(hs, n);
-      in = k == 0 ? null : Arrays.copyOf(rs, k);
-    }
-    all.add(job, task, stamp[task]);
-    listedAt[task] = at;
-    listedIn[task] = in;
-  }
-
-  /** The task is no longer listed anywhere: every entry of it goes stale, every count drops. */
-  private void leave(int task) {
-    int[] at = listedAt[task];
-    if (at == null) {
-      return;
-    }
-    JobView job = s.job(task);
-    for (int h : at) {
-      hosts[h].left(job, stamp, s);
-      if (pin[task] == h) {
-        pinnedCount[h]--;
-      }
-    }
-    if (listedIn[task] != null) {
-      for (int r : listedIn[task]) {
-        racks[r].left(job, stamp, s);
-      }
-    }
-    all.left(job, stamp, s);
-    stamp[task]++;
-    pin[task] = -1;
-    avoid[task] = -1;
-    listedAt[task] = null;
-    listedIn[task] = null;
+    lists.list(task, level == Level.LOCAL && s.alive(host) ? host : -1, -1);
   }
 
   @Override
   public void removed(int task) {
-    if (task < listedAt.length) {
-      leave(task);
-    }
+    lists.removed(task);
   }
 
   @Override
@@ -205,10 +126,7 @@ public final class BreakEven implements OnlinePolicy {
       SlotRanking r = ranking;
       return walk(host, level -> r.first(level, s, excluded));
     }
-    return walk(host, level -> {
-      JobLists list = listAt(host, level);
-      return list == null ? -1 : list.first(s, stamp, excluded, mayRun(host, level));
-    });
+    return walk(host, level -> lists.first(host, level, excluded, mayRun(host, level)));
   }
 
   /**
@@ -219,21 +137,9 @@ public final class BreakEven implements OnlinePolicy {
   @Override
   public Pick pickFor(int host, JobView job) {
     return walk(host, level -> {
-      JobLists list = listAt(host, level);
-      int t = list == null ? -1 : list.oldestOf(job, stamp, s);
+      int t = lists.oldestOf(host, level, job);
       return t >= 0 && mayRun(host, level).test(t) ? t : -1;
     });
-  }
-
-  /** The host's list, its rack's and the cluster's, by level 0, 1, 2; null for a host with no rack. */
-  private JobLists listAt(int host, int level) {
-    if (level == 0) {
-      return hostList(host);
-    }
-    if (level == 1) {
-      return s.rackOf(host) == PolicyState.NO_RACK ? null : rackList(s.rackOf(host));
-    }
-    return all;
   }
 
   /** Which tasks of the list at {@code level} the host may run: any listed at it, else those that waited. */
@@ -249,7 +155,7 @@ public final class BreakEven implements OnlinePolicy {
     for (int level = 0; level < LEVELS.length; level++) {
       int t = firstAt.applyAsInt(level);
       if (t >= 0) {
-        return new Pick(t, s.level(t, host), LEVELS[level], pin[t]);
+        return new Pick(t, s.level(t, host), LEVELS[level], lists.pin(t));
       }
     }
     return null;
@@ -258,8 +164,7 @@ public final class BreakEven implements OnlinePolicy {
   private SlotRanking rank(int host) {
     int[][] ranked = new int[LEVELS.length][];
     for (int level = 0; level < LEVELS.length; level++) {
-      JobLists list = listAt(host, level);
-      ranked[level] = list == null ? new int[0] : list.ranked(s, stamp, mayRun(host, level));
+      ranked[level] = lists.ranked(host, level, mayRun(host, level));
     }
     return new SlotRanking(host, ranked);
   }
@@ -283,8 +188,9 @@ public final class BreakEven implements OnlinePolicy {
    */
   private IntPredicate away(int host) {
     return t -> {
-      long rate = pin[t] >= 0 || avoid[t] == host ? rates.gamma() : rates.rate(s.level(t, host).ordinal());
-      return waited(t, rate, pin[t] >= 0 ? rates.alpha() : best(t));
+      boolean planned = lists.pin(t) >= 0;
+      long rate = planned || lists.avoid(t) == host ? rates.gamma() : rates.rate(s.level(t, host).ordinal());
+      return waited(t, rate, planned ? rates.alpha() : best(t));
     };
   }
 
@@ -317,14 +223,12 @@ public final class BreakEven implements OnlinePolicy {
 
   @Override
   public int queueHostOf(int task) {
-    return task < pin.length && listedAt[task] != null ? pin[task] : -1;
+    return lists.queueHostOf(task);
   }
 
   @Override
   public boolean forEachQueued(int host, JobView job, IntPredicate visit) {
-    if (host >= 0 && host < hosts.length && hosts[host] != null) {
-      hosts[host].forEach(job, stamp, s, t -> pin[t] != host || visit.test(t));
-    }
+    lists.forEachQueued(host, job, visit);
     return true;
   }
 
@@ -334,69 +238,11 @@ public final class BreakEven implements OnlinePolicy {
    */
   @Override
   public int[] hostLost(int host) {
-    if (host >= hosts.length || hosts[host] == null || pinnedCount[host] == 0) {
-      return new int[0];
-    }
-    IntDeque planned = new IntDeque();
-    hosts[host].forEachLive(stamp, s, t -> {
-      if (pin[t] == host) {
-        planned.add(t);
-      }
-    });
-    int[] out = planned.toArray();
-    for (int t : out) {
-      leave(t);
-    }
-    return out;
+    return lists.hostLost(host);
   }
 
   @Override
   public int queuedFor(int host) {
-    return host < pinnedCount.length ? pinnedCount[host] : 0;
-  }
-
-  private JobLists hostList(int h) {
-    if (h >= hosts.length) {
-      int n = Math.max(h + 1, 2 * hosts.length);
-      hosts = Arrays.copyOf(hosts, n);
-      pinnedCount = Arrays.copyOf(pinnedCount, n);
-    }
-    if (hosts[h] == null) {
-      hosts[h] = new JobLists();
-    }
-    return hosts[h];
-  }
-
-  private JobLists rackList(int r) {
-    if (r >= racks.length) {
-      racks = Arrays.copyOf(racks, Math.max(r + 1, 2 * racks.length));
-    }
-    if (racks[r] == null) {
-      racks[r] = new JobLists();
-    }
-    return racks[r];
-  }
-
-  private void grow(int task) {
-    if (task >= stamp.length) {
-      int n = Math.max(task + 1, Math.max(64, 2 * stamp.length));
-      stamp = Arrays.copyOf(stamp, n);
-      int old = pin.length;
-      pin = Arrays.copyOf(pin, n);
-      avoid = Arrays.copyOf(avoid, n);
-      Arrays.fill(pin, old, n, -1);
-      Arrays.fill(avoid, old, n, -1);
-      listedAt = Arrays.copyOf(listedAt, n);
-      listedIn = Arrays.copyOf(listedIn, n);
-    }
-  }
-
-  private static boolean contains(int[] a, int n, int v) {
-    for (int i = 0; i < n; i++) {
-      if (a[i] == v) {
-        return true;
-      }
-    }
-    return false;
+    return lists.queuedFor(host);
   }
 }
