@@ -1,6 +1,5 @@
 package io.dataloc.yarn;
 
-import io.dataloc.yarn.line.UnmanagedAms;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -30,17 +29,6 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ContainerUpdates;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.QueueMetrics;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerUtils;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaSchedulerNode;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAddedSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptAddedSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppAttemptRemovedSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.AppRemovedSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ContainerExpiredSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeAddedSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeLabelsUpdateSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeRemovedSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeResourceUpdateSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.NodeUpdateSchedulerEvent;
-import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.ReleaseContainerEvent;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.event.SchedulerEvent;
 import org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator;
 import org.apache.hadoop.yarn.util.resource.DominantResourceCalculator;
@@ -50,8 +38,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Dataloc's ResourceScheduler: YARN's scheduler contract, the dispatch of its events to the parts
- * that carry them out, and error containment.
+ * Dataloc's ResourceScheduler: YARN's scheduler contract and error containment; its events go to
+ * the parts that carry them out through {@link SchedulerEventDispatch}.
  *
  * <p><b>Maps</b> (requests at {@code yarn.scheduler.dataloc.map-priority}, 20 for MapReduce): a
  * job's block placement is read and the job planned off-thread ({@link PlacementPipeline}); its
@@ -78,6 +66,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   private QueueTree queues;
   private SchedulerParts parts;
   private DatalocState state;
+  private SchedulerEventDispatch events;
 
   public LocalityScheduler() {
     super(LocalityScheduler.class.getName());
@@ -97,6 +86,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
         queues, calculator, () -> minimumAllocation, r -> getNormalizedResource(r, getMaximumResourceCapability()),
         this::completedContainer, this::getMaxClusterLevelAppPriority, () -> getClock().getTime()), rmContext);
     state = parts.state;
+    events = new SchedulerEventDispatch(this, parts);
     LOG.info("Dataloc scheduler: assigner {}, online policy {}, job ordering {}", settings.assigner(),
         settings.policy(), settings.ordering());
     super.serviceInit(configuration);
@@ -156,7 +146,7 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   }
 
   /** Runs {@code body} under the scheduler's monitor, its hold measured as {@code site}. */
-  private synchronized void locked(String site, Runnable body) {
+  synchronized void locked(String site, Runnable body) {
     state.holds().enter();
     try {
       body.run();
@@ -185,79 +175,9 @@ public class LocalityScheduler extends AbstractYarnScheduler<DatalocAppAttempt, 
   @Override
   public void handle(SchedulerEvent event) {
     try {
-      dispatch(event);
+      events.dispatch(event);
     } catch (Throwable t) {
       parts.containment.fail("handling " + event.getType(), t, SchedulerEvents.blameOf(event));
-    }
-  }
-
-  private void dispatch(SchedulerEvent event) {
-    switch (event.getType()) {
-      case NODE_ADDED: {
-        NodeAddedSchedulerEvent e = (NodeAddedSchedulerEvent) event;
-        locked("addNode", () -> parts.nodes.added(e.getAddedRMNode()));
-        recoverContainersOnNode(e.getContainerReports(), e.getAddedRMNode());
-        break;
-      }
-      case NODE_REMOVED:
-        locked("removeNode", () -> parts.nodes.removed(((NodeRemovedSchedulerEvent) event)
-          .getRemovedRMNode()));
-        break;
-      case NODE_RESOURCE_UPDATE: {
-        NodeResourceUpdateSchedulerEvent e = (NodeResourceUpdateSchedulerEvent) event;
-        SchedulerEvents.warnOvercommit(e);
-        updateNodeResource(e.getRMNode(), e.getResourceOption());
-        locked("resized", () -> parts.nodes.resized(e.getRMNode()));
-        break;
-      }
-      case NODE_UPDATE:
-        nodeUpdate(((NodeUpdateSchedulerEvent) event).getRMNode());
-        break;
-      case APP_ADDED: {
-        AppAddedSchedulerEvent e = (AppAddedSchedulerEvent) event;
-        locked("addApplication", () -> parts.lifecycle.added(e.getApplicationId(), e.getUser(), e.getQueue(),
-            e.getApplicatonPriority(), e.getIsAppRecovering(), UnmanagedAms.unmanaged(e)));
-        break;
-      }
-      case APP_REMOVED: {
-        AppRemovedSchedulerEvent e = (AppRemovedSchedulerEvent) event;
-        locked("doneApplication", () -> parts.lifecycle.removed(e.getApplicationID(), e.getFinalState()));
-        break;
-      }
-      case APP_ATTEMPT_ADDED: {
-        AppAttemptAddedSchedulerEvent e = (AppAttemptAddedSchedulerEvent) event;
-        locked("addApplicationAttempt", () -> parts.lifecycle.attemptAdded(e.getApplicationAttemptId(),
-            e.getTransferStateFromPreviousAttempt(), e.getIsAttemptRecovering()));
-        break;
-      }
-      case APP_ATTEMPT_REMOVED: {
-        AppAttemptRemovedSchedulerEvent e = (AppAttemptRemovedSchedulerEvent) event;
-        locked("doneApplicationAttempt", () -> parts.lifecycle.attemptRemoved(e.getApplicationAttemptID(),
-            e.getFinalAttemptState(), e.getKeepContainersAcrossAppAttempts()));
-        break;
-      }
-      case CONTAINER_EXPIRED: {
-        ContainerId id = ((ContainerExpiredSchedulerEvent) event).getContainerId();
-        RMContainer c = getRMContainer(id);
-        if (c != null) {
-          completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(id, SchedulerUtils.EXPIRED_CONTAINER),
-              RMContainerEventType.EXPIRE);
-        }
-        break;
-      }
-      case RELEASE_CONTAINER: {
-        RMContainer c = ((ReleaseContainerEvent) event).getContainer();
-        completedContainer(c, SchedulerUtils.createAbnormalContainerStatus(c.getContainerId(),
-            SchedulerUtils.RELEASED_CONTAINER), RMContainerEventType.RELEASED);
-        break;
-      }
-      case NODE_LABELS_UPDATE:
-        locked("labelsChanged", () -> parts.nodes.labelsChanged(
-          ((NodeLabelsUpdateSchedulerEvent) event).getUpdatedNodeToLabels()));
-        break;
-      default:
-        SchedulerEvents.ignore(event);
-        break;
     }
   }
 
