@@ -4,8 +4,8 @@
  *
  * <h2>Parts</h2>
  *
- * {@code LocalityScheduler} keeps YARN's scheduler contract, the dispatch of its events and the
- * lock; each part below does one job, wired once in {@code SchedulerParts}, and all share one
+ * {@code LocalityScheduler} keeps YARN's scheduler contract and the lock, {@code
+ * SchedulerEventDispatch} hands each of its events to the part that carries it out; each part below does one job, wired once in {@code SchedulerParts}, and all share one
  * {@code DatalocState} (the engine, the settings, the metrics, the registry):
  *
  * <ul>
