@@ -7,11 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.BiPredicate;
-import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.yarn.api.records.ApplicationAccessType;
-import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.RmView;
 import org.apache.hadoop.yarn.webapp.SubView;
@@ -94,12 +89,8 @@ public class DatalocSchedulerPage extends RmView {
           .th("Running").th("Maps ran on").th("Why waiting").th("Note").__().__().tbody();
       // Each job's details over REST, where Dataloc's web services are installed.
       boolean rest = HAS_WEB_SERVICES && WEB_SERVICES.equals(rm.getConfig().getTrimmed(WEB_SERVICES_KEY));
-      boolean filter = rm.getConfig().getBoolean(YarnConfiguration.FILTER_ENTITY_LIST_BY_USER,
-          YarnConfiguration.DEFAULT_DISPLAY_APPS_FOR_LOGGED_IN_USER);
-      String remote = request().getRemoteUser();
-      UserGroupInformation caller = remote == null ? null : UserGroupInformation.createRemoteUser(remote);
-      for (JobReport j : visibleTo(s.reports().jobs(), filter, caller, (u, job) -> rm.getApplicationACLsManager()
-          .checkAccess(u, ApplicationAccessType.VIEW_APP, job.user(), ApplicationId.fromString(job.application())))) {
+      for (JobReport j : visibleTo(s.reports().jobs(), request().getRemoteUser(),
+          AppViewAccess.of(rm.getConfig(), rm.getApplicationACLsManager()))) {
         WaitReport w = why.get(j.application());
         body.tr().td(j.application()).td(j.user()).td(j.phase()).td(j.source()).td(j.planner())
             .td(String.valueOf(j.tasks())).td(j.plan() == null ? "-" : Units.format(j.plan().makespan()))
@@ -115,20 +106,11 @@ public class DatalocSchedulerPage extends RmView {
     }
   }
 
-  /**
-   * The jobs a caller may see on the page: all of them, unless
-   * {@code yarn.webapp.filter-entity-list-by-user} is set, as on the RM's own pages; then only
-   * those whose application the caller may view ({@code mayView}: the application ACLs), and none
-   * to a caller the page does not know.
-   */
-  static List<JobReport> visibleTo(List<JobReport> jobs, boolean filter, UserGroupInformation caller,
-      BiPredicate<UserGroupInformation, JobReport> mayView) {
-    if (!filter) {
-      return jobs;
-    }
+  /** The jobs the page lists to {@code remoteUser} (null: a caller the request does not name). */
+  static List<JobReport> visibleTo(List<JobReport> jobs, String remoteUser, AppViewAccess access) {
     List<JobReport> out = new ArrayList<>();
     for (JobReport j : jobs) {
-      if (caller != null && mayView.test(caller, j)) {
+      if (access.listed(remoteUser, j.user(), j.application())) {
         out.add(j);
       }
     }

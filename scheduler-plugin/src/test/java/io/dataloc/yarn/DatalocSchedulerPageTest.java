@@ -21,25 +21,4 @@ class DatalocSchedulerPageTest {
         DatalocSchedulerPage.publicNote("job has 300000 maps, above plan.max-tasks"));
     assertEquals("", DatalocSchedulerPage.publicNote(null));
   }
-
-  /**
-   * With {@code yarn.webapp.filter-entity-list-by-user} the page lists only the jobs the caller may
-   * view (the application ACLs decide), none to an unknown caller; without it, every job.
-   */
-  @org.junit.jupiter.api.Test
-  void withTheUserFilterACallerSeesOnlyTheJobsItMayView() {
-    JobReport alices = report("application_1_0001", "alice");
-    JobReport bobs = report("application_1_0002", "bob");
-    java.util.List<JobReport> jobs = java.util.List.of(alices, bobs);
-    java.util.function.BiPredicate<org.apache.hadoop.security.UserGroupInformation, JobReport> owner =
-        (u, j) -> u.getShortUserName().equals(j.user());
-    var alice = org.apache.hadoop.security.UserGroupInformation.createRemoteUser("alice");
-    assertEquals(jobs, DatalocSchedulerPage.visibleTo(jobs, false, null, owner));
-    assertEquals(java.util.List.of(alices), DatalocSchedulerPage.visibleTo(jobs, true, alice, owner));
-    assertEquals(java.util.List.of(), DatalocSchedulerPage.visibleTo(jobs, true, null, owner));
-  }
-
-  private static JobReport report(String app, String user) {
-    return new JobReport(app, user, "planned", "split-metainfo", "flow", 1, null, 0, 0, 0, 0, 0, 0, null, null);
-  }
 }

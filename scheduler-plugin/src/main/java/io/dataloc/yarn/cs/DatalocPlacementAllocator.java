@@ -47,10 +47,8 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
   private static final AtomicLong ATTACHES = new AtomicLong();
   private static volatile FaultInjector faults = FaultInjector.NONE;
 
-  /** The plan service, or null: stock answers only. */
-  private volatile CapacityPlans plans;
-  /** What this key does: follow the job's plan (its map key), or site its AM (its AM key). */
-  private volatile CapacityPlans.Role role = CapacityPlans.Role.STOCK;
+  /** What this key does for Dataloc, with the plan service it asks; null: stock answers only. */
+  private volatile Attached attached;
   private ApplicationId app;
 
   /** How many allocators attached in this JVM (the canary of Hadoop's own tests reads it). */
@@ -77,8 +75,7 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
       fault("initialize");
       CapacityPlans.Role r = service == null ? CapacityPlans.Role.STOCK : service.attach(info.getApplicationAttemptId(), key);
       if (r != CapacityPlans.Role.STOCK) {
-        role = r;
-        plans = service;
+        attached = new Attached(service, r);
       }
     } catch (Throwable t) {
       fail(service, "initialize", t);
@@ -103,13 +100,14 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
   @Override
   public boolean precheckNode(SchedulerNode node, SchedulingMode mode, Optional<DiagnosticsCollector> diagnostics) {
     boolean stock = super.precheckNode(node, mode, diagnostics);
-    CapacityPlans p = plans;
-    if (!stock || p == null) {
+    Attached a = attached;
+    if (!stock || a == null) {
       return stock;
     }
+    CapacityPlans p = a.plans;
     try {
       fault("precheckNode");
-      if (role == CapacityPlans.Role.AM) {
+      if (a.role == CapacityPlans.Role.AM) {
         return amTakes(p, node, diagnostics);
       }
       CapacityAnswers.Answer answer = p.answers().precheck(appSchedulingInfo.getApplicationAttemptId(), node);
@@ -191,7 +189,8 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
 
   /** The plan service if this is a planned job's map key, else null. */
   private CapacityPlans mapPlans() {
-    return role == CapacityPlans.Role.MAPS ? plans : null;
+    Attached a = attached;
+    return a != null && a.role == CapacityPlans.Role.MAPS ? a.plans : null;
   }
 
   /**
@@ -228,5 +227,16 @@ public class DatalocPlacementAllocator<N extends SchedulerNode> extends Locality
       return;
     }
     p.failed("the placement component's " + method, t, app);
+  }
+
+  /** A key Dataloc answers for: the job's map key (it follows the plan) or its AM key (it sites the AM). */
+  private static final class Attached {
+    final CapacityPlans plans;
+    final CapacityPlans.Role role;
+
+    Attached(CapacityPlans plans, CapacityPlans.Role role) {
+      this.plans = plans;
+      this.role = role;
+    }
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.dataloc.yarn.DatalocFrontEnd;
 import io.dataloc.yarn.LocalityScheduler;
+import io.dataloc.yarn.AppViewAccess;
 import io.dataloc.yarn.WaitReport;
 import io.dataloc.yarn.WaitReports;
 import java.io.IOException;
@@ -21,10 +22,7 @@ import javax.ws.rs.core.Context;
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.security.UserGroupInformation;
-import org.apache.hadoop.yarn.api.records.ApplicationAccessType;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
 import org.apache.hadoop.yarn.server.resourcemanager.webapp.RMWebServices;
@@ -87,10 +85,10 @@ public abstract class DatalocRestApi extends RMWebServices {
       return notFound("the scheduler does not run Dataloc's plan service");
     }
     List<Object> apps = new ArrayList<>();
-    boolean filter = rm.getConfig().getBoolean(YarnConfiguration.FILTER_ENTITY_LIST_BY_USER,
-        YarnConfiguration.DEFAULT_DISPLAY_APPS_FOR_LOGGED_IN_USER);
+    AppViewAccess access = access();
+    String caller = caller(request);
     for (WaitReport r : reports.all()) {
-      if (!filter || mayView(request, r)) {
+      if (access.listed(caller, r.user(), r.application())) {
         apps.add(r.asMap());
       }
     }
@@ -118,7 +116,7 @@ public abstract class DatalocRestApi extends RMWebServices {
     if (r == null) {
       return notFound("Dataloc does not know " + appId + " (ended, or not submitted to this ResourceManager)");
     }
-    if (!mayView(request, r)) {
+    if (!access().mayView(caller(request), r.user(), r.application())) {
       return error(Response.Status.FORBIDDEN, "the caller may not view " + appId);
     }
     return json(r.asMap());
@@ -129,14 +127,12 @@ public abstract class DatalocRestApi extends RMWebServices {
     return s instanceof DatalocFrontEnd ? ((DatalocFrontEnd) s).waitReports() : null;
   }
 
-  /** The application ACLs, as for the RM's own pages: a caller the request does not name may view only without ACLs. */
-  private boolean mayView(HttpServletRequest request, WaitReport r) {
-    String remote = request == null ? null : request.getRemoteUser();
-    if (remote == null) {
-      return !rm.getConfig().getBoolean(YarnConfiguration.YARN_ACL_ENABLE, YarnConfiguration.DEFAULT_YARN_ACL_ENABLE);
-    }
-    return rm.getApplicationACLsManager().checkAccess(UserGroupInformation.createRemoteUser(remote),
-        ApplicationAccessType.VIEW_APP, r.user(), ApplicationId.fromString(r.application()));
+  private AppViewAccess access() {
+    return AppViewAccess.of(rm.getConfig(), rm.getApplicationACLsManager());
+  }
+
+  private static String caller(HttpServletRequest request) {
+    return request == null ? null : request.getRemoteUser();
   }
 
   private static Response json(Object body) {
