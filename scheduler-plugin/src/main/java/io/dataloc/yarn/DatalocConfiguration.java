@@ -107,6 +107,7 @@ public final class DatalocConfiguration {
     long rack = units(conf, DatalocKeys.COST_RACK);
     long remote = units(conf, DatalocKeys.COST_REMOTE);
     long congestion = units(conf, DatalocKeys.COST_CONGESTION);
+    long linkCongestion = units(conf, DatalocKeys.COST_LINK_CONGESTION);
     if (local <= 0) {
       throw bad(DatalocKeys.COST_LOCAL, get(conf, DatalocKeys.COST_LOCAL), "must be > 0");
     }
@@ -118,6 +119,9 @@ public final class DatalocConfiguration {
     }
     if (congestion < 0) {
       throw bad(DatalocKeys.COST_CONGESTION, get(conf, DatalocKeys.COST_CONGESTION), "must be >= 0");
+    }
+    if (linkCongestion < 0 || linkCongestion > Units.of(1000)) {
+      throw bad(DatalocKeys.COST_LINK_CONGESTION, get(conf, DatalocKeys.COST_LINK_CONGESTION), "must be 0 to 1000");
     }
     long alpha = rate(conf, DatalocKeys.RATE_LOCAL);
     long beta = rate(conf, DatalocKeys.RATE_RACK);
@@ -161,7 +165,7 @@ public final class DatalocConfiguration {
     long amPermille = rate(conf, DatalocKeys.AM_RESOURCE_PERCENT);
     String aclSubmit = acl(conf, DatalocKeys.ACL_SUBMIT);
     String aclAdminister = acl(conf, DatalocKeys.ACL_ADMINISTER);
-    return new Settings(assigner, fallback, policy, ordering, CostModel.of(local, rack, remote, congestion), alpha, beta,
+    return new Settings(assigner, fallback, policy, ordering, CostModel.of(local, rack, remote, congestion, linkCongestion), alpha, beta,
         gamma, learn, budget, maxTasks, sources, hintEnv, readTimeout, mapPriority, nodeDelay, rackDelay, seed, bounds,
         amPermille, aclSubmit, aclAdminister, (int) range(conf, DatalocKeys.STARVATION, 0, 1_000_000),
         range(conf, DatalocKeys.RECOVERY, 0, 86_400_000), (int) range(conf, DatalocKeys.COST_LEARN_SAMPLES, 0, 1_000_000),

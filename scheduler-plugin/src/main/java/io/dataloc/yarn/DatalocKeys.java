@@ -151,6 +151,9 @@ public final class DatalocKeys {
       "planning cost of an off-rack map").research();
   public static final Key COST_CONGESTION = new Key("cost.congestion", "0", ">= 0",
       "extra cost of every non-local map per non-local map in the job (BAR's C_rem(r))").research();
+  public static final Key COST_LINK_CONGESTION = new Key("cost.link-congestion", "0", "0 to 1000, 3 decimals at most",
+      "extra cost of a non-local map per map already running away from its data that may read through the least"
+      + " busy link among its replica hosts (0: plans ignore the links)").research();
   public static final Key RATE_LOCAL = new Key("rate.local", "0.8", "0 < rate.remote <= rate.rack <= rate.local <= 1",
       "service rate α of local maps (MaxWeight, Balanced-PANDAS)").research().unit("per tick");
   public static final Key RATE_RACK = new Key("rate.rack", "0.5", "see rate.local", "service rate β of rack-local maps").research().unit("per tick");
@@ -249,7 +252,7 @@ public final class DatalocKeys {
       NODE_DELAY, RACK_DELAY);
 
   public static final List<Key> KEYS = List.of(ASSIGNER, FALLBACK_ASSIGNER, POLICY, ORDERING, COST_LOCAL, COST_RACK,
-      COST_REMOTE, COST_CONGESTION, COST_LEARN_SAMPLES, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES,
+      COST_REMOTE, COST_CONGESTION, COST_LINK_CONGESTION, COST_LEARN_SAMPLES, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES,
       PLAN_BUDGET, PLAN_MAX_TASKS, SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
       MAX_HOSTS_PER_SPLIT, MAX_HOST_LENGTH, MAX_LISTING, MAX_JOB_CONF_BYTES, STAGING_ROOT, PLACEMENT_THREADS,
       PLACEMENT_MAX_WAITING, MAX_BYTES_IN_FLIGHT, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, AM_PLACEMENT_WAIT, AM_ADMISSION,

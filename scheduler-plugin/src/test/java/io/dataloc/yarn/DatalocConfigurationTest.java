@@ -25,6 +25,7 @@ class DatalocConfigurationTest {
     INVALID.put("cost.rack", "0.5");
     INVALID.put("cost.remote", "1.5");
     INVALID.put("cost.congestion", "-0.1");
+    INVALID.put("cost.link-congestion", "1000.5");
     INVALID.put("rate.local", "1.5");
     INVALID.put("rate.rack", "0.9");
     INVALID.put("rate.remote", "0.6");

@@ -49,7 +49,7 @@ public final class CostLearning {
     if (enough(d, Level.REMOTE)) {
       remote = Math.max(remote, scaled(configured.local(), d, Level.REMOTE));
     }
-    return CostModel.of(configured.local(), rack, remote, configured.remotePerRemoteTask());
+    return configured.withAwayCosts(rack, remote);
   }
 
   /** {@code local · d̄level / d̄local} = {@code local · sum[level] · count[local] / (count[level] · sum[local])}. */

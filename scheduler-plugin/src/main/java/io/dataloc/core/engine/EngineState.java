@@ -31,6 +31,8 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
   private boolean[] hostDraining = new boolean[16];
   /** Per host: live tasks (queued or running) with a replica there — the data the host's slots are wanted for. */
   private int[] hostDemand = new int[16];
+  /** Per host: running tasks away from their data with a replica there — reads its link may carry. */
+  private int[] hostReadsOut = new int[16];
 
   private JobState[] taskJob = new JobState[64];
   private int[][] taskReplicas = new int[64][];
@@ -74,6 +76,7 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
         hostAlive = Arrays.copyOf(hostAlive, n);
         hostDraining = Arrays.copyOf(hostDraining, n);
         hostDemand = Arrays.copyOf(hostDemand, n);
+        hostReadsOut = Arrays.copyOf(hostReadsOut, n);
       }
     }
     hostRack[h] = rack == null ? NO_RACK : rackIndex.computeIfAbsent(rack, r -> {
@@ -306,16 +309,35 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
     return hostDemand[h];
   }
 
+  /**
+   * Running tasks away from their data that may read a block from host h (each counts at every
+   * host holding a replica of its block). Kept as tasks start and stop, so reading it costs nothing.
+   */
+  public int readsOut(int h) {
+    return hostReadsOut[h];
+  }
+
   void startOn(int task, int host) {
     move(task, TaskState.RUNNING);
     taskHost[task] = host;
     hostRunning[host]++;
+    readingAway(task, host, 1);
   }
 
   void stopOn(int task) {
     if (taskHost[task] >= 0) {
       hostRunning[taskHost[task]]--;
+      readingAway(task, taskHost[task], -1);
       taskHost[task] = -1;
+    }
+  }
+
+  /** A task running on {@code host} away from its data counts ({@code d}) at each of its replica hosts. */
+  private void readingAway(int task, int host, int d) {
+    if (!isLocal(task, host)) {
+      for (int r : taskReplicas[task]) {
+        hostReadsOut[r] += d;
+      }
     }
   }
 

@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The live hosts as a plan sees them (a copy, so it may be used without the engine):
+ * The live hosts as a plan sees them (a copy, so it may be used without the engine), with their
+ * backlog and the reads their links carry:
  * {@code engineHost[c]} is cluster host {@code c}'s engine index; {@code known} maps the names of
  * every host ever seen to engine indexes (which never change); {@code racks} is all null when
  * some live host's rack is unknown.
@@ -20,16 +21,19 @@ public final class PlanHosts {
   private final String[] racks;
   private final int[] slots;
   private final long[] loads;
+  private final int[] readsOut;
   private final int[] engineHost;
   private final Map<String, Integer> known;
   private final io.dataloc.core.model.CostModel cost;
 
-  public PlanHosts(String[] names, String[] racks, int[] slots, long[] loads, int[] engineHost,
+  /** {@code readsOut[c]}: the reads host c's link may carry now ({@link EngineState#readsOut}). */
+  public PlanHosts(String[] names, String[] racks, int[] slots, long[] loads, int[] readsOut, int[] engineHost,
       Map<String, Integer> known, io.dataloc.core.model.CostModel cost) {
     this.names = names;
     this.racks = racks;
     this.slots = slots;
     this.loads = loads;
+    this.readsOut = readsOut;
     this.engineHost = engineHost;
     this.known = known;
     this.cost = cost;
@@ -49,6 +53,10 @@ public final class PlanHosts {
 
   public long[] loads() {
     return loads;
+  }
+
+  public int[] readsOut() {
+    return readsOut;
   }
 
   public int[] engineHost() {
@@ -90,13 +98,15 @@ public final class PlanHosts {
     String[] rackNames = new String[n];
     int[] slots = new int[n];
     long[] loads = new long[n];
+    int[] readsOut = new int[n];
     int[] engineHost = new int[n];
-        int c = 0;
+    int c = 0;
     for (int h = 0; h < hostCount; h++) {
       if (state.alive(h) && (full || state.slots(h) > 0)) {
         slots[c] = Math.max(1, full ? jobSlots.applyAsInt(h) : Math.min(state.slots(h), jobSlots.applyAsInt(h)));
         long backlog = (long) state.running(h) + policy.queuedFor(h);
         loads[c] = backlog * wLoc / slots[c];
+        readsOut[c] = state.readsOut(h);
         names[c] = state.hostName(h);
         racks &= state.rackOf(h) != EngineState.NO_RACK;
         rackNames[c] = racks ? state.rackName(state.rackOf(h)) : null;
@@ -107,7 +117,7 @@ public final class PlanHosts {
     if (!racks) {
       java.util.Arrays.fill(rackNames, null); // racks only if every planned host has one
     }
-    return new PlanHosts(names, rackNames, slots, loads, engineHost, state.frozenHostIndex(), cost);
+    return new PlanHosts(names, rackNames, slots, loads, readsOut, engineHost, state.frozenHostIndex(), cost);
   }
 
   /**
@@ -128,7 +138,7 @@ public final class PlanHosts {
     int[] clusterOfEngine = new int[Math.max(known.size(), replicaHosts.hostBound()) + 1];
     Arrays.fill(clusterOfEngine, -1);
     for (int c = 0; c < names.length; c++) {
-      cb.host(names[c], racks[c], slots[c], loads[c]);
+      cb.host(names[c], racks[c], slots[c], loads[c], readsOut[c]);
       if (engineHost[c] < clusterOfEngine.length) {
         clusterOfEngine[engineHost[c]] = c;
       }
@@ -176,6 +186,7 @@ public final class PlanHosts {
         && Objects.equals(racks, that.racks)
         && Objects.equals(slots, that.slots)
         && Objects.equals(loads, that.loads)
+        && Objects.equals(readsOut, that.readsOut)
         && Objects.equals(engineHost, that.engineHost)
         && Objects.equals(known, that.known)
         && Objects.equals(cost, that.cost);
@@ -183,7 +194,7 @@ public final class PlanHosts {
 
   @Override
   public int hashCode() {
-    return Objects.hash(names, racks, slots, loads, engineHost, known, cost);
+    return Objects.hash(names, racks, slots, loads, readsOut, engineHost, known, cost);
   }
 
   @Override
@@ -192,6 +203,7 @@ public final class PlanHosts {
         + ", racks=" + racks
         + ", slots=" + slots
         + ", loads=" + loads
+        + ", readsOut=" + readsOut
         + ", engineHost=" + engineHost
         + ", known=" + known
         + ", cost=" + cost + "]";

@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Hosts, their racks, their concurrent slots and the work already queued on them.
+ * Hosts, their racks, their concurrent slots, the work already queued on them and the reads
+ * their links already carry (maps running elsewhere that may read their blocks from them).
  *
  * <p>A host with {@code k} slots is modelled as {@code k} identical servers (one per concurrent
  * container), each starting with the host's per-slot initial load. Hosts and racks are numbered
@@ -21,6 +22,7 @@ public final class Cluster {
   private final int[] hostRack;
   private final int[] hostSlots;
   private final long[] hostInitialLoad;
+  private final int[] hostReadsOut;
   private final String[] rackNames;
   private final Map<String, Integer> hostIndex;
 
@@ -29,6 +31,7 @@ public final class Cluster {
     this.hostRack = b.racks.stream().mapToInt(Integer::intValue).toArray();
     this.hostSlots = b.slots.stream().mapToInt(Integer::intValue).toArray();
     this.hostInitialLoad = b.loads.stream().mapToLong(Long::longValue).toArray();
+    this.hostReadsOut = b.readsOut.stream().mapToInt(Integer::intValue).toArray();
     this.rackNames = b.rackNames.toArray(new String[0]);
     this.hostIndex = Map.copyOf(b.index);
   }
@@ -64,6 +67,14 @@ public final class Cluster {
     return hostInitialLoad[host];
   }
 
+  /**
+   * Maps already running away from their data that may read a block from this host (each counts
+   * at every host holding a replica of its block): how shared the host's link is before this plan.
+   */
+  public int readsOut(int host) {
+    return hostReadsOut[host];
+  }
+
   public int rackCount() {
     return rackNames.length;
   }
@@ -87,6 +98,7 @@ public final class Cluster {
     private final List<Integer> racks = new ArrayList<>();
     private final List<Integer> slots = new ArrayList<>();
     private final List<Long> loads = new ArrayList<>();
+    private final List<Integer> readsOut = new ArrayList<>();
     private final List<String> rackNames = new ArrayList<>();
     private final Map<String, Integer> index = new HashMap<>();
     private final Map<String, Integer> rackIndex = new HashMap<>();
@@ -104,6 +116,18 @@ public final class Cluster {
      * @param initialLoad scaled work already queued on each slot, at least 0
      */
     public Builder host(String name, String rack, int slotCount, long initialLoad) {
+      return host(name, rack, slotCount, initialLoad, 0);
+    }
+
+    /**
+     * Adds a host whose link already carries reads.
+     *
+     * @param readsOut maps running elsewhere that may read a block from it ({@link Cluster#readsOut}), at least 0
+     */
+    public Builder host(String name, String rack, int slotCount, long initialLoad, int readsOut) {
+      if (readsOut < 0) {
+        throw new IllegalArgumentException("server '" + name + "' has negative reads out: " + readsOut);
+      }
       if (name == null || name.isEmpty()) {
         throw new IllegalArgumentException("a server has an empty id");
       }
@@ -134,6 +158,7 @@ public final class Cluster {
       racks.add(r);
       slots.add(slotCount);
       loads.add(initialLoad);
+      this.readsOut.add(readsOut);
       return this;
     }
 

@@ -12,6 +12,11 @@ import java.util.Objects;
  * are the uniform model of Fischer et al. and LABL; BAR's example {@code C_rem(r) = 1 + 0.1·r} is
  * {@code remote = 1, remotePerRemoteTask = 0.1}.
  *
+ * <p><b>Link contention.</b> A task that is not node-local reads its block over a replica host's
+ * link, which other reads may already share. It costs {@code perSharedRead · c} more, where
+ * {@code c} is the least {@link Cluster#readsOut} over its replica hosts (the reads in flight on the
+ * least shared link it could read through). With {@code perSharedRead = 0} plans ignore the links.
+ *
  * <p>Invariants (checked by {@link #of}): all values ≥ 0, {@code local > 0},
  * {@code local ≤ rack ≤ remote}.
  */
@@ -20,12 +25,17 @@ public final class CostModel {
   private final long rack;
   private final long remote;
   private final long remotePerRemoteTask;
+  private final long perSharedRead;
 
   public CostModel(long local, long rack, long remote, long remotePerRemoteTask) {
+    this(local, rack, remote, remotePerRemoteTask, 0);
+  }
+
+  public CostModel(long local, long rack, long remote, long remotePerRemoteTask, long perSharedRead) {
     if (local <= 0) {
       throw new IllegalArgumentException("cost.local must be > 0, got " + Units.format(local));
     }
-    if (rack < 0 || remote < 0 || remotePerRemoteTask < 0) {
+    if (rack < 0 || remote < 0 || remotePerRemoteTask < 0 || perSharedRead < 0) {
       throw new IllegalArgumentException("costs must not be negative");
     }
     if (rack < local) {
@@ -40,6 +50,7 @@ public final class CostModel {
     this.rack = rack;
     this.remote = remote;
     this.remotePerRemoteTask = remotePerRemoteTask;
+    this.perSharedRead = perSharedRead;
   }
 
   public long local() {
@@ -58,9 +69,24 @@ public final class CostModel {
     return remotePerRemoteTask;
   }
 
+  /** The extra cost of a non-local task per read already sharing its least shared source link. */
+  public long perSharedRead() {
+    return perSharedRead;
+  }
+
   /** Validating factory; same checks as the constructor. */
   public static CostModel of(long local, long rack, long remote, long remotePerRemoteTask) {
     return new CostModel(local, rack, remote, remotePerRemoteTask);
+  }
+
+  /** Validating factory with link contention; same checks as the constructor. */
+  public static CostModel of(long local, long rack, long remote, long remotePerRemoteTask, long perSharedRead) {
+    return new CostModel(local, rack, remote, remotePerRemoteTask, perSharedRead);
+  }
+
+  /** The same costs with {@code rack} and {@code remote} replaced (learned costs keep the rest). */
+  public CostModel withAwayCosts(long newRack, long newRemote) {
+    return new CostModel(local, newRack, newRemote, remotePerRemoteTask, perSharedRead);
   }
 
   /** Uniform two-level costs in whole units: rack-local costs as much as remote. */
@@ -107,12 +133,13 @@ public final class CostModel {
     return local == that.local
         && rack == that.rack
         && remote == that.remote
-        && remotePerRemoteTask == that.remotePerRemoteTask;
+        && remotePerRemoteTask == that.remotePerRemoteTask
+        && perSharedRead == that.perSharedRead;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(local, rack, remote, remotePerRemoteTask);
+    return Objects.hash(local, rack, remote, remotePerRemoteTask, perSharedRead);
   }
 
   @Override
@@ -120,6 +147,7 @@ public final class CostModel {
     return "CostModel[local=" + local
         + ", rack=" + rack
         + ", remote=" + remote
-        + ", remotePerRemoteTask=" + remotePerRemoteTask + "]";
+        + ", remotePerRemoteTask=" + remotePerRemoteTask
+        + ", perSharedRead=" + perSharedRead + "]";
   }
 }

@@ -94,7 +94,7 @@ public final class Evaluation {
     boolean[] active = new boolean[n];
     long resource = 0;
     for (int t = 0; t < m; t++) {
-      long c = p.cost().cost(levels[t], nonLocal);
+      long c = p.cost(t, levels[t], nonLocal);
       load[a.server(t)] += c;
       active[a.server(t)] = true;
       resource += c;

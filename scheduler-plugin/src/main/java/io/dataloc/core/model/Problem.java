@@ -27,6 +27,7 @@ public final class Problem {
   private final int[] taskRacks;
   private final int[] rackOff;
   private final int[] rackSrv;
+  private final long[] linkCost;
 
   private Problem(Cluster cluster, PlacementGraph graph, CostModel cost) {
     this.cluster = cluster;
@@ -120,6 +121,17 @@ public final class Problem {
         rackSrv[rf[cluster.rackOf(serverHost[s])]++] = s;
       }
     }
+
+    linkCost = new long[m];
+    if (cost.perSharedRead() > 0) {
+      for (int t = 0; t < m; t++) {
+        long least = Long.MAX_VALUE;
+        for (int i = 0; i < graph.replicaCount(t); i++) {
+          least = Math.min(least, cluster.readsOut(graph.replica(t, i)));
+        }
+        linkCost[t] = least == Long.MAX_VALUE ? 0 : Math.multiplyExact(cost.perSharedRead(), least);
+      }
+    }
   }
 
   public static Problem of(Cluster cluster, PlacementGraph graph, CostModel cost) {
@@ -136,6 +148,20 @@ public final class Problem {
 
   public CostModel cost() {
     return cost;
+  }
+
+  /**
+   * What task t pays on top of its level's cost when it is not node-local: {@link
+   * CostModel#perSharedRead} times the reads already on the least shared link among its replica
+   * hosts. 0 when plans ignore the links.
+   */
+  public long linkCost(int task) {
+    return linkCost[task];
+  }
+
+  /** The cost of task t at {@code level} when {@code nonLocal} tasks in all are not node-local: its level's, its link's. */
+  public long cost(int task, Level level, long nonLocal) {
+    return cost.cost(level, nonLocal) + (level == Level.LOCAL ? 0 : linkCost[task]);
   }
 
   /** Number of tasks {@code m}. */

@@ -29,6 +29,11 @@ import io.dataloc.core.model.Problem;
  * re-placed from scratch each round, which makes a round {@code O(log n)} instead of
  * {@code O(|P| log n)}; every pool task is charged the pessimistic congestion {@code w(|P|)}.
  * Makespans here are over active servers, the paper's definition.
+ *
+ * <p><b>Links.</b> BAR's "according to network state": a pool task placed off its data also pays
+ * its link cost ({@link Problem#linkCost}: reads already sharing the least shared link among its
+ * replica hosts), so where the data hosts' links are busy the reduce phase moves fewer tasks off
+ * them, and stops sooner.
  */
 public final class BalanceReduce implements Assigner {
   @Override
@@ -186,8 +191,8 @@ public final class BalanceReduce implements Assigner {
 
     private void place(int t) {
       long k = perRemote * pool;
-      long cRack = p.cost().rackCost(pool);
-      long cRem = p.cost().remoteCost(pool);
+      long cRack = p.cost().rackCost(pool) + p.linkCost(t);
+      long cRem = p.cost().remoteCost(pool) + p.linkCost(t);
       int bestServer = -1;
       long bestFinish = Long.MAX_VALUE;
       Level bestLevel = Level.REMOTE;
@@ -223,7 +228,8 @@ public final class BalanceReduce implements Assigner {
 
     private void assignPooled(int t, int s, Level level, int sign) {
       pooledLevel[t] = level;
-      long base = level == Level.LOCAL ? wLoc : level == Level.RACK ? p.cost().rack() : p.cost().remote();
+      long base = level == Level.LOCAL ? wLoc
+          : (level == Level.RACK ? p.cost().rack() : p.cost().remote()) + p.linkCost(t);
       rBase[s] += sign * base;
       rCount[s] += sign;
       if (level != Level.LOCAL) {

@@ -14,7 +14,7 @@ import java.util.stream.IntStream;
 
 /**
  * An exact solver for small jobs: the assignment of least makespan (over all servers, initial
- * loads and congestion included), ties broken by least resource. The problem is NP-hard (Fischer
+ * loads, congestion and link contention included), ties broken by least resource. The problem is NP-hard (Fischer
  * et al., Thm 3.1), so this is depth-first branch and bound, exponential in {@code m}: the oracle
  * for the tests and usable for jobs up to about a dozen tasks.
  *
@@ -126,7 +126,7 @@ public final class ExactSolver implements Assigner {
         }
         Level level = p.level(t, s);
         long c = level == Level.LOCAL ? p.cost().local()
-            : level == Level.RACK ? p.cost().rack() : p.cost().remote();
+            : (level == Level.RACK ? p.cost().rack() : p.cost().remote()) + p.linkCost(t);
         boolean nonLoc = level != Level.LOCAL;
         base[s] += c;
         if (nonLoc) {

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link EngineState#demand}, kept as tasks change state, against an oracle that scans every task:
- * the live (queued or running) tasks with a replica on the host, each counted once per host. Seeded
+ * the live (queued or running) tasks with a replica on the host, each counted once per host; and
+ * {@link EngineState#readsOut}: the running tasks away from their data with a replica on the host. Seeded
  * random sequences of every call that moves a task: submit, start, finish, fail, refuse, take back,
  * drop, remove a job, drain, lose and revive a host.
  */
@@ -20,6 +21,24 @@ class HostDemandTest {
     for (long seed = 1; seed <= 200; seed++) {
       run(seed);
     }
+  }
+
+  /** A plan is priced with the reads the data hosts' links carry now: a map running away from h0's block counts there. */
+  @Test
+  void aPlanSeesTheReadsItsDataHostsLinksCarry() {
+    DecisionEngine e = new DecisionEngine(EngineConfig.defaults().withPlanner("none"));
+    e.addHost("h0", "/r0", 1);
+    e.addHost("h1", "/r1", 2);
+    e.addHost("h2", "/r1", 1);
+    e.submitJob(1, "u", List.of(List.of("h0", "h2")));
+    assertEquals(true, e.startedOutside(e.task(1, 0), 1)); // off its data, on h1
+    io.dataloc.core.model.Cluster c = e.planHosts(h -> 1).input(List.of(List.of("h0"))).problem().cluster();
+    assertEquals(1, c.readsOut(c.hostIndex("h0")));
+    assertEquals(0, c.readsOut(c.hostIndex("h1")));
+    assertEquals(1, c.readsOut(c.hostIndex("h2")));
+    e.taskFinished(e.task(1, 0));
+    c = e.planHosts(h -> 1).input(List.of(List.of("h0"))).problem().cluster();
+    assertEquals(0, c.readsOut(c.hostIndex("h0")));
   }
 
   private static void run(long seed) {
@@ -80,8 +99,20 @@ class HostDemandTest {
       e.advanceTo(step + 1);
       for (int h = 0; h < hosts; h++) {
         assertEquals(oracle(s, h), s.demand(h), "seed " + seed + ", step " + step + ", host h" + h);
+        assertEquals(readsOracle(s, h), s.readsOut(h), "reads out, seed " + seed + ", step " + step + ", host h" + h);
       }
     }
+  }
+
+  /** Running tasks away from their data with a replica on h. */
+  private static int readsOracle(EngineState s, int h) {
+    int n = 0;
+    for (int t = 0; t < s.taskCount(); t++) {
+      if (s.state(t) == TaskState.RUNNING && !s.isLocal(t, s.hostOf(t)) && s.isLocal(t, h)) {
+        n++;
+      }
+    }
+    return n;
   }
 
   private static int oracle(EngineState s, int h) {

@@ -45,10 +45,15 @@ final class Oracle {
     boolean[] active = new boolean[p.servers()];
     long resource = 0;
     for (int t = 0; t < m; t++) {
+      long leastShared = Long.MAX_VALUE;
+      for (int h : p.graph().replicas(t)) {
+        leastShared = Math.min(leastShared, c.readsOut(h));
+      }
+      long link = leastShared == Long.MAX_VALUE ? 0 : p.cost().perSharedRead() * leastShared;
       long cost = switch (level[t]) {
         case 0 -> p.cost().local();
-        case 1 -> p.cost().rack() + p.cost().remotePerRemoteTask() * r;
-        default -> p.cost().remote() + p.cost().remotePerRemoteTask() * r;
+        case 1 -> p.cost().rack() + p.cost().remotePerRemoteTask() * r + link;
+        default -> p.cost().remote() + p.cost().remotePerRemoteTask() * r + link;
       };
       load[serverOf[t]] += cost;
       active[serverOf[t]] = true;
