@@ -99,6 +99,8 @@ class PlanCommandTest {
       "typo key|{\"servers\":[{\"id\":\"h1\",\"initalLoad\":1}],\"tasks\":[]}|unknown key \"initalLoad\"",
       "no servers|{\"servers\":[],\"tasks\":[]}|\"servers\" must be a non-empty array",
       "mixed racks|{\"servers\":[{\"id\":\"h1\",\"rack\":\"/r\"},{\"id\":\"h2\"}],\"tasks\":[]}|either every server has a rack or none has",
+      "negative reads out|{\"servers\":[{\"id\":\"h1\",\"readsOut\":-1}],\"tasks\":[]}|server 'h1': readsOut must be a whole number from 0 to 1000000, got -1",
+      "link cost too high|{\"servers\":[{\"id\":\"h1\"}],\"tasks\":[],\"cost\":{\"local\":1,\"remote\":3,\"perSharedRead\":1001}}|cost.perSharedRead must be at most 1000, got 1001",
   })
   void badInputIsOneClearLine(String what, String json, String expected) throws IOException {
     Run r = run("plan", "--instance", write(json).toString(), "--algorithm", "flow");

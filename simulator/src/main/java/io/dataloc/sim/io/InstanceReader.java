@@ -22,18 +22,22 @@ import java.util.Set;
  * Reads a problem instance:
  *
  * <pre>
- * {"servers":[{"id":"h1","rack":"/r1","slots":1,"initialLoad":0}, ...],
+ * {"servers":[{"id":"h1","rack":"/r1","slots":1,"initialLoad":0,"readsOut":0}, ...],
  *  "tasks":[{"id":"t1","replicas":["h1","h3"]}, ...],
- *  "cost":{"local":1,"rack":3,"remote":3,"remotePerRemoteTask":0}}
+ *  "cost":{"local":1,"rack":3,"remote":3,"remotePerRemoteTask":0,"perSharedRead":0}}
  * </pre>
  *
- * {@code rack}, {@code slots} (default 1), {@code initialLoad} (default 0), {@code cost.rack}
- * (default: {@code cost.remote}), {@code cost.remotePerRemoteTask} (default 0) and the whole
+ * {@code rack}, {@code slots} (default 1), {@code initialLoad} (default 0), {@code readsOut}
+ * (default 0, at most {@value #MAX_READS_OUT}), {@code cost.rack} (default: {@code cost.remote}),
+ * {@code cost.remotePerRemoteTask} (default 0), {@code cost.perSharedRead} (default 0, at most
+ * 1000) and the whole
  * {@code cost} object (default local 1, remote 3) are optional. Numbers take up to three decimals.
  * Every problem is reported as an {@link InvalidInstanceException} with one line naming the
  * field, server or task at fault; unknown keys are refused so that typos do not pass silently.
  */
 public final class InstanceReader {
+  /** The most reads a server's link may be said to carry already. */
+  static final int MAX_READS_OUT = 1_000_000;
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
@@ -95,7 +99,7 @@ public final class InstanceReader {
       }
       String id = text(s, "id", where, true);
       where = "server '" + id + "'";
-      onlyKeys(s, where, Set.of("id", "rack", "slots", "initialLoad"));
+      onlyKeys(s, where, Set.of("id", "rack", "slots", "initialLoad", "readsOut"));
       String rack = text(s, "rack", where, false);
       int slots = 1;
       if (s.has("slots")) {
@@ -109,7 +113,16 @@ public final class InstanceReader {
       if (load < 0) {
         throw new IllegalArgumentException(where + " has a negative initialLoad");
       }
-      b.host(id, rack, slots, load);
+      int readsOut = 0;
+      if (s.has("readsOut")) {
+        JsonNode v = s.get("readsOut");
+        if (!v.isIntegralNumber() || !v.canConvertToInt() || v.intValue() < 0 || v.intValue() > MAX_READS_OUT) {
+          throw new IllegalArgumentException(where + ": readsOut must be a whole number from 0 to " + MAX_READS_OUT
+              + ", got " + v);
+        }
+        readsOut = v.intValue();
+      }
+      b.host(id, rack, slots, load, readsOut);
       i++;
     }
     return b.build();
@@ -153,19 +166,24 @@ public final class InstanceReader {
     if (!c.isObject()) {
       throw new IllegalArgumentException("\"cost\" must be an object");
     }
-    onlyKeys(c, "cost", Set.of("local", "rack", "remote", "remotePerRemoteTask"));
+    onlyKeys(c, "cost", Set.of("local", "rack", "remote", "remotePerRemoteTask", "perSharedRead"));
     long local = required(c, "local");
     long remote = required(c, "remote");
     long rack = c.has("rack") ? units(c.get("rack"), "cost.rack") : remote;
     long per = c.has("remotePerRemoteTask") ? units(c.get("remotePerRemoteTask"), "cost.remotePerRemoteTask") : 0;
+    long shared = c.has("perSharedRead") ? units(c.get("perSharedRead"), "cost.perSharedRead") : 0;
     for (var e : List.of(
         new Object[] {"cost.local", local}, new Object[] {"cost.remote", remote},
-        new Object[] {"cost.rack", rack}, new Object[] {"cost.remotePerRemoteTask", per})) {
+        new Object[] {"cost.rack", rack}, new Object[] {"cost.remotePerRemoteTask", per},
+        new Object[] {"cost.perSharedRead", shared})) {
       if ((long) e[1] < 0) {
         throw new IllegalArgumentException(e[0] + " must not be negative, got " + Units.format((long) e[1]));
       }
     }
-    return CostModel.of(local, rack, remote, per);
+    if (shared > Units.of(1000)) {
+      throw new IllegalArgumentException("cost.perSharedRead must be at most 1000, got " + Units.format(shared));
+    }
+    return CostModel.of(local, rack, remote, per, shared);
   }
 
   private static long required(JsonNode c, String key) {
