@@ -153,7 +153,7 @@ public final class DatalocKeys {
       "extra cost of every non-local map per non-local map in the job (BAR's C_rem(r))").research();
   public static final Key COST_LINK_CONGESTION = new Key("cost.link-congestion", "0", "0 to 1000, 3 decimals at most",
       "extra cost of a non-local map per map already running away from its data that may read through the least"
-      + " busy link among its replica hosts (0: plans ignore the links)").research();
+      + " busy link among its replica hosts, in plans and in break-even's wait (0: both ignore the links)").research();
   public static final Key RATE_LOCAL = new Key("rate.local", "0.8", "0 < rate.remote <= rate.rack <= rate.local <= 1",
       "service rate α of local maps (MaxWeight, Balanced-PANDAS)").research().unit("per tick");
   public static final Key RATE_RACK = new Key("rate.rack", "0.5", "see rate.local", "service rate β of rack-local maps").research().unit("per tick");

@@ -186,6 +186,11 @@ public final class EngineConfig {
         maxPlanTasks, seed, starvation, costLearnSamples);
   }
 
+  public EngineConfig withPlanCost(CostModel c) {
+    return new EngineConfig(policy, ordering, planner, c, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
+        maxPlanTasks, seed, starvation, costLearnSamples);
+  }
+
   public EngineConfig withCostLearning(int samples) {
     return new EngineConfig(policy, ordering, planner, planCost, alpha, beta, gamma, learnSamples, nodeDelay, rackDelay,
         maxPlanTasks, seed, starvation, samples);

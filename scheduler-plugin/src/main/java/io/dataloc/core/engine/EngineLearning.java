@@ -20,7 +20,8 @@ final class EngineLearning {
   private long[] startedAt = new long[64];
 
   EngineLearning(EngineConfig config) {
-    this.rates = new ServiceRates(config.alpha(), config.beta(), config.gamma(), config.learnSamples());
+    this.rates = new ServiceRates(config.alpha(), config.beta(), config.gamma(), config.learnSamples(),
+        config.planCost().perSharedRead(), config.planCost().local());
     this.costs = new CostLearning(config.costLearnSamples());
     this.configured = config.planCost();
   }

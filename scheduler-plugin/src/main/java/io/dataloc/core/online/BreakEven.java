@@ -60,8 +60,16 @@ import java.util.function.IntUnaryOperator;
  * hosts with no NodeManager). So a task without data locality runs on the first free host, and one
  * whose data hosts are all down waits only for its rack.
  *
+ * <p><b>Busy links.</b> Away from its data a task reads over a replica host's link, which the
+ * reads of maps already running away from their data share. With link costs on ({@code
+ * cost.link-congestion}), its break-even grows by a local task's time {@code 1/α} times
+ * {@code perSharedRead / local} for each read already on the least busy link among its replica
+ * hosts ({@link ServiceRates#sharedReadTicks}): the busier the data's links, the longer it waits
+ * for its data. Leaving costs it that much more, so the rent-or-buy argument holds with the larger
+ * {@code e}.
+ *
  * <p>Waits are compared exactly: {@code age ≥ 1/r − 1/b} iff {@code age·b·r ≥ 1000·(b − r)} with
- * rates in thousandths per tick.
+ * rates in thousandths per tick (the link's wait is whole ticks, rounded up).
  */
 public final class BreakEven implements OnlinePolicy {
   /** Why a task of each level's list was picked: the host's, its rack's, the cluster's. */
@@ -189,9 +197,20 @@ public final class BreakEven implements OnlinePolicy {
   private IntPredicate away(int host) {
     return t -> {
       boolean planned = lists.pin(t) >= 0;
-      long rate = planned || lists.avoid(t) == host ? rates.gamma() : rates.rate(s.level(t, host).ordinal());
-      return waited(t, rate, planned ? rates.alpha() : best(t));
+      Level here = s.level(t, host);
+      long rate = planned || lists.avoid(t) == host ? rates.gamma() : rates.rate(here.ordinal());
+      long link = here == Level.LOCAL ? 0 : rates.sharedReadTicks(leastSharedLink(t));
+      return waited(t, rate, planned ? rates.alpha() : best(t), link);
     };
+  }
+
+  /** The reads already on the least busy link among the task's replica hosts. */
+  private int leastSharedLink(int t) {
+    int least = Integer.MAX_VALUE;
+    for (int h : s.replicas(t)) {
+      least = Math.min(least, s.readsOut(h));
+    }
+    return least == Integer.MAX_VALUE ? 0 : least;
   }
 
   /**
@@ -212,12 +231,18 @@ public final class BreakEven implements OnlinePolicy {
     return rack ? rates.beta() : rates.gamma();
   }
 
-  /** The task has waited at least {@code 1/rate − 1/best} ticks (exactly), {@code best ≥ rate}. */
-  private boolean waited(int t, long rate, long best) {
+  /**
+   * The task has waited at least {@code link + 1/rate − 1/best} ticks (exactly, {@code link} whole
+   * ticks), {@code best ≥ rate}.
+   */
+  private boolean waited(int t, long rate, long best, long link) {
+    long age = s.now() - s.queuedAt(t) - link;
+    if (age < 0) {
+      return false;
+    }
     if (rate >= best) {
       return true;
     }
-    long age = s.now() - s.queuedAt(t);
     return age * best * rate >= 1000 * (best - rate);
   }
 

@@ -20,6 +20,9 @@ public interface PolicyState {
 
   int slots(int host);
 
+  /** Running tasks away from their data that may read a block from this host (its link's reads). */
+  int readsOut(int host);
+
   /** The host's rack index, or {@link #NO_RACK}. */
   int rackOf(int host);
 

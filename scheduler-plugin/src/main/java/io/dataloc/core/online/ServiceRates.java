@@ -18,9 +18,25 @@ public final class ServiceRates {
   private final long configuredBeta;
   private final long configuredGamma;
   private final int minSamples;
+  private final long perSharedRead;
+  private final long localCost;
 
   public ServiceRates(long alpha, long beta, long gamma, int minSamples) {
+    this(alpha, beta, gamma, minSamples, 0, 1);
+  }
+
+  /**
+   * Rates that also know what a read sharing its link costs: {@code perSharedRead} against a local
+   * task's {@code localCost} (the plan's cost model, {@link io.dataloc.core.model.CostModel}).
+   */
+  public ServiceRates(long alpha, long beta, long gamma, int minSamples, long perSharedRead, long localCost) {
     check(alpha, beta, gamma);
+    if (perSharedRead < 0 || localCost <= 0) {
+      throw new IllegalArgumentException("need perSharedRead >= 0 and localCost > 0, got " + perSharedRead + " and "
+          + localCost);
+    }
+    this.perSharedRead = perSharedRead;
+    this.localCost = localCost;
     this.alpha = alpha;
     this.beta = beta;
     this.gamma = gamma;
@@ -48,6 +64,20 @@ public final class ServiceRates {
 
   public long gamma() {
     return gamma;
+  }
+
+  /**
+   * Whole ticks a read away from its data loses to {@code reads} reads already on its link: per
+   * read, a local task's time {@code 1/α} scaled by {@code perSharedRead / localCost}, rounded up;
+   * 0 when reads are not priced.
+   */
+  public long sharedReadTicks(long reads) {
+    if (reads <= 0 || perSharedRead == 0) {
+      return 0;
+    }
+    long num = Math.multiplyExact(Math.multiplyExact(reads, perSharedRead), 1000L);
+    long den = localCost * alpha;
+    return (num + den - 1) / den;
   }
 
   /** The rate of a level: 0 local, 1 rack, 2 remote. */

@@ -182,13 +182,16 @@ class BreakEvenTest {
       int n = 3 + rnd.nextInt(6);
       long beta = 400 + rnd.nextInt(401);
       long gamma = 100 + rnd.nextInt(301);
+      // Every other seed prices a read sharing its link at 0.5–2 local tasks.
+      long perSharedRead = seed % 2 == 0 ? 500L * (1 + rnd.nextInt(4)) : 0;
       DecisionEngine e = new DecisionEngine(EngineConfig.defaults().withPolicy("break-even").withOrdering(ordering)
-          .withPlanner("none").withRates(800, beta, Math.min(beta, gamma)).withSeed(seed));
+          .withPlanner("none").withRates(800, beta, Math.min(beta, gamma)).withSeed(seed)
+          .withPlanCost(io.dataloc.core.model.CostModel.of(1000, 2000, 3000, 0, perSharedRead)));
       boolean racks = rnd.nextBoolean();
       for (int h = 0; h < n; h++) {
         e.addHost("h" + h, racks ? "/r" + (h % 2) : null, 1);
       }
-      Oracle o = new Oracle(e, new ServiceRates(800, beta, Math.min(beta, gamma), 0));
+      Oracle o = new Oracle(e, new ServiceRates(800, beta, Math.min(beta, gamma), 0), perSharedRead);
       List<Integer> running = new ArrayList<>();
       long now = 0;
       int jobs = 0;
@@ -268,10 +271,13 @@ class BreakEvenTest {
     /** Per queued task: {the order it was last routed in, the host it avoids or -1}. */
     private final java.util.Map<Integer, long[]> order = new java.util.HashMap<>();
     private long seq;
+    /** A read sharing its link costs this much against a local task's 1000. */
+    private final long perSharedRead;
 
-    Oracle(DecisionEngine e, ServiceRates rates) {
+    Oracle(DecisionEngine e, ServiceRates rates, long perSharedRead) {
       this.s = e.state();
       this.rates = rates;
+      this.perSharedRead = perSharedRead;
     }
 
     void started(int task) {
@@ -328,7 +334,8 @@ class BreakEvenTest {
         List<Integer> c = new ArrayList<>();
         for (int t : earliest.values()) {
           boolean refused = order.get(t)[1] == h;
-          if (waited(t, refused ? rates.gamma() : rates.rate(step == 1 ? 1 : s.level(t, h).ordinal()))) {
+          long link = isReplica(t, h) ? 0 : linkTicks(t);
+          if (waited(t, refused ? rates.gamma() : rates.rate(step == 1 ? 1 : s.level(t, h).ordinal()), link)) {
             c.add(t);
           }
         }
@@ -337,6 +344,24 @@ class BreakEvenTest {
         }
       }
       return -1;
+    }
+
+    /**
+     * A local task's time (1/α = 1.25 ticks) times perSharedRead/1000 for each read on the least busy
+     * link among the task's replica hosts, rounded up; reads counted by a scan of the running tasks.
+     */
+    private long linkTicks(int t) {
+      long least = Long.MAX_VALUE;
+      for (int r : s.replicas(t)) {
+        long reads = 0;
+        for (int u = 0; u < s.taskCount(); u++) {
+          if (s.state(u) == io.dataloc.core.engine.TaskState.RUNNING && !isReplica(u, s.hostOf(u)) && isReplica(u, r)) {
+            reads++;
+          }
+        }
+        least = Math.min(least, reads);
+      }
+      return least == Long.MAX_VALUE ? 0 : (long) Math.ceil(least * perSharedRead * 1.25 / 1000.0 - 1e-9);
     }
 
     private boolean isReplica(int t, int h) {
@@ -358,8 +383,11 @@ class BreakEvenTest {
     }
 
     /** Waited past 1/rate − 1/best: best α while a replica host lives with slots, else β with a known rack, else γ. */
-    private boolean waited(int t, long rate) {
-      double age = s.now() - s.queuedAt(t);
+    private boolean waited(int t, long rate, long link) {
+      double age = s.now() - s.queuedAt(t) - link;
+      if (age < 0) {
+        return false;
+      }
       long best = rates.gamma();
       for (int r : s.replicas(t)) {
         if (s.alive(r) && s.slots(r) > 0) {

@@ -98,4 +98,15 @@ class ServiceRatesTest {
       assertTrue(r.gamma() <= r.beta() && r.beta() <= r.alpha(), "round " + round + ": " + r);
     }
   }
+
+  /** A read sharing its link waits a local task's time (1/α) scaled by perSharedRead/local per read, rounded up. */
+  @Test
+  void aSharedReadWaitsALocalTasksTimeScaledByItsCost() {
+    ServiceRates r = new ServiceRates(800, 500, 200, 0, 500, 1000);
+    assertEquals(0, r.sharedReadTicks(0));
+    assertEquals(1, r.sharedReadTicks(1)); // 0.625 ticks, rounded up
+    assertEquals(2, r.sharedReadTicks(3)); // 1.875
+    assertEquals(5, r.sharedReadTicks(8)); // 5.0 exactly
+    assertEquals(0, new ServiceRates(800, 500, 200, 0).sharedReadTicks(8), "reads not priced");
+  }
 }
