@@ -29,10 +29,7 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
   private int[] hostRunning = new int[16];
   private boolean[] hostAlive = new boolean[16];
   private boolean[] hostDraining = new boolean[16];
-  /** Per host: live tasks (queued or running) with a replica there — the data the host's slots are wanted for. */
-  private int[] hostDemand = new int[16];
-  /** Per host: running tasks away from their data with a replica there — reads its link may carry. */
-  private int[] hostReadsOut = new int[16];
+  private final HostWants wants = new HostWants();
 
   private JobState[] taskJob = new JobState[64];
   private int[][] taskReplicas = new int[64][];
@@ -75,8 +72,7 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
         hostRunning = Arrays.copyOf(hostRunning, n);
         hostAlive = Arrays.copyOf(hostAlive, n);
         hostDraining = Arrays.copyOf(hostDraining, n);
-        hostDemand = Arrays.copyOf(hostDemand, n);
-        hostReadsOut = Arrays.copyOf(hostReadsOut, n);
+        wants.grow(n);
       }
     }
     hostRack[h] = rack == null ? NO_RACK : rackIndex.computeIfAbsent(rack, r -> {
@@ -290,10 +286,7 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
     boolean was = live(taskState[task]);
     taskState[task] = s;
     if (was != live(s)) {
-      int d = was ? -1 : 1;
-      for (int r : taskReplicas[task]) {
-        hostDemand[r] += d;
-      }
+      wants.live(taskReplicas[task], was ? -1 : 1);
     }
   }
 
@@ -301,43 +294,33 @@ public final class EngineState implements io.dataloc.core.online.PolicyState {
     return s == TaskState.QUEUED || s == TaskState.RUNNING;
   }
 
-  /**
-   * The host's demand: live tasks (queued or running) of the engine's jobs with a replica on it.
-   * Kept as tasks change state, so reading it costs nothing.
-   */
+  /** The host's demand: live tasks of the engine's jobs with a replica on it ({@link HostWants}). */
   public int demand(int h) {
-    return hostDemand[h];
+    return wants.demand(h);
   }
 
-  /**
-   * Running tasks away from their data that may read a block from host h (each counts at every
-   * host holding a replica of its block). Kept as tasks start and stop, so reading it costs nothing.
-   */
+  /** Running tasks away from their data that may read from host h ({@link HostWants}). */
+  @Override
   public int readsOut(int h) {
-    return hostReadsOut[h];
+    return wants.readsOut(h);
   }
 
   void startOn(int task, int host) {
     move(task, TaskState.RUNNING);
     taskHost[task] = host;
     hostRunning[host]++;
-    readingAway(task, host, 1);
+    if (!isLocal(task, host)) {
+      wants.away(taskReplicas[task], 1);
+    }
   }
 
   void stopOn(int task) {
     if (taskHost[task] >= 0) {
       hostRunning[taskHost[task]]--;
-      readingAway(task, taskHost[task], -1);
-      taskHost[task] = -1;
-    }
-  }
-
-  /** A task running on {@code host} away from its data counts ({@code d}) at each of its replica hosts. */
-  private void readingAway(int task, int host, int d) {
-    if (!isLocal(task, host)) {
-      for (int r : taskReplicas[task]) {
-        hostReadsOut[r] += d;
+      if (!isLocal(task, taskHost[task])) {
+        wants.away(taskReplicas[task], -1);
       }
+      taskHost[task] = -1;
     }
   }
 
