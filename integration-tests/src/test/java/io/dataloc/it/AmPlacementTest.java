@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * blocks all on h1 and h2, a new AM offered room on h1 declines it and takes h4's; with
  * {@code am.placement-wait-ms} 0 it takes h1 (first fit, as the stock schedulers); and a declined AM
  * takes any room once its wait is over. (The harness places AMs first fit unless a test sets the wait.)
- * And when the AM limit lets one more AM in, the admission ordering picks which.
+ * And when the AM limit lets one more AM in, the admission ordering picks which; and AMs submitted
+ * together take one node heartbeat each.
  */
 class AmPlacementTest {
   @TempDir Path dir;
@@ -100,6 +101,36 @@ class AmPlacementTest {
       assertAmOn("h4", second);
       assertEquals(0, plans.metrics().errors());
     }
+  }
+
+  /**
+   * AMs submitted together spread over the nodes, as the CapacityScheduler spreads them: a node
+   * heartbeat takes one off-switch container, so three AMs do not all take the first node that
+   * heartbeats (whose slots may be the ones their data's maps need).
+   */
+  @Test
+  void aNodeHeartbeatTakesOneAmTheNextHeartbeatTheNext() throws Exception {
+    try (MiniMr c = cluster("0")) {
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      List<RMApp> apps = List.of(c.submit("alice", null), c.submit("bob", null), c.submit("carol", null));
+      heartbeat(c, "h1");
+      assertEquals(List.of("h1", "-", "-"), amHosts(apps), "h1 has room for all three");
+      heartbeat(c, "h2");
+      assertEquals(List.of("h1", "h2", "-"), amHosts(apps));
+      heartbeat(c, "h1");
+      assertEquals(List.of("h1", "h2", "h1"), amHosts(apps));
+      assertEquals(0, s.datalocMetrics().errors());
+    }
+  }
+
+  /** Where each application's AM runs, in the list's order; "-" for one not allocated yet. */
+  private static List<String> amHosts(List<RMApp> apps) {
+    List<String> hosts = new ArrayList<>();
+    for (RMApp app : apps) {
+      boolean allocated = app.getCurrentAppAttempt().getAppAttemptState() == RMAppAttemptState.ALLOCATED;
+      hosts.add(allocated ? app.getCurrentAppAttempt().getMasterContainer().getNodeId().getHost() : "-");
+    }
+    return hosts;
   }
 
   private MiniMr cluster(String placementWaitMs) throws Exception {

@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * retried maps, other priorities, and the maps of applications out of the engine or still waiting
  * for their plan — as the FIFO scheduler serves them: higher application priority first, then in
  * submission order; per application, priorities in order; node-local, then rack-local, then
- * off-switch, never beyond what the asks allow.
+ * off-switch, never beyond what the asks allow, and (as the CapacityScheduler) one off-switch
+ * container other than a map, an AM or a reduce, per node heartbeat.
  *
  * <p>Only applications that may have such requests are walked, so a heartbeat's cost does not grow
  * with applications that wait for nothing (AMs with every container they asked for, jobs whose
@@ -54,11 +55,13 @@ final class OtherWork {
   private final TreeSet<ApplicationId> mapPhase;
   private long lastSweep = Long.MIN_VALUE;
   /**
-   * Off-switch containers other than AMs and maps (reduces, most of all) that this node heartbeat
+   * Off-switch containers other than maps (AMs and reduces, most of all) that this node heartbeat
    * has placed. One per heartbeat, as the CapacityScheduler's
    * {@code per-node-heartbeat.maximum-offswitch-assignments} defaults to: a job's reduces spread
    * over nodes instead of filling the first that heartbeats, where they would all fetch their
-   * shuffle through one NIC, and hold every slot its planned maps wait for.
+   * shuffle through one NIC, and hold every slot its planned maps wait for; and AMs submitted
+   * together spread over the nodes instead of taking the first node's slots, which may be the
+   * ones their own data's maps need.
    */
   private int offSwitchThisHeartbeat;
   static final int MAX_OFF_SWITCH_PER_HEARTBEAT = 1;
@@ -258,17 +261,24 @@ final class OtherWork {
     if (exceptMaps && !admissions.mayAdmit(attempt.getApplicationId(), node)) {
       return Served.NOT_HERE; // another AM goes first (AmAdmission), and it can take this node
     }
+    NodeType type = attempt.levelFor(key, node);
+    if (type == NodeType.OFF_SWITCH && offSwitchThisHeartbeat >= MAX_OFF_SWITCH_PER_HEARTBEAT) {
+      return Served.NOT_HERE; // the node has had its off-switch container this heartbeat
+    }
     Resource am = AmAsks.size(attempt, key);
     if (exceptMaps && !sites.take(a, node.getNodeName(), () -> amRoom.view(am, ctx.nowMillis()))) {
       return Served.NOT_HERE; // a less demanded node has room for it: this node's slots stay for its data's maps
     }
     ctx.working(attempt.getApplicationId());
     ctx.faults().at(FaultInjector.ASSIGN_OTHER, attempt.getApplicationId());
-    RMContainer c = containers.allocate(attempt, key, node, attempt.levelFor(key, node));
+    RMContainer c = containers.allocate(attempt, key, node, type);
     if (c == null) {
       return Served.NOT_HERE;
     }
     ctx.metrics().otherContainers.incr();
+    if (type == NodeType.OFF_SWITCH) {
+      offSwitchThisHeartbeat++;
+    }
     admissions.admitted(attempt.getApplicationId());
     return Served.CONTAINER;
   }
