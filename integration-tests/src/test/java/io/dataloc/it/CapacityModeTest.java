@@ -143,7 +143,7 @@ class CapacityModeTest {
       awaitPhase(c, app, "planned");
       int rounds = Rounds.run(c, job, 300);
       assertTrue(rounds > 0, job.describe());
-      assertEquals(splits.size(), job.dataLocal(), "every map data-local: " + job.perHost());
+      assertEquals(splits.size(), job.dataLocal(), "every map data-local: " + job.perHost() + " " + job.offData());
       assertEquals(0, plans(c).metrics().errors());
     }
   }

@@ -469,6 +469,17 @@ final class MrJob {
     return count.values().stream().mapToInt(Integer::intValue).max().orElse(0);
   }
 
+  /** The maps that ran away from their data: "map T on HOST, data on [HOSTS]", for a failure's message. */
+  List<String> offData() {
+    List<String> out = new ArrayList<>();
+    for (int t = 0; t < level.length; t++) {
+      if (ranOn[t] != null && level[t] != 0) {
+        out.add("map " + t + " on " + ranOn[t] + ", data on " + splits.get(t));
+      }
+    }
+    return out;
+  }
+
   Map<String, Integer> perHost() {
     Map<String, Integer> count = new java.util.TreeMap<>();
     for (String h : ranOn) {
