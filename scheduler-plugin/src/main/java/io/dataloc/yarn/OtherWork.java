@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * retried maps, other priorities, and the maps of applications out of the engine or still waiting
  * for their plan — as the FIFO scheduler serves them: higher application priority first, then in
  * submission order; per application, priorities in order; node-local, then rack-local, then
- * off-switch, never beyond what the asks allow, and (as the CapacityScheduler) one off-switch
- * container other than a map, an AM or a reduce, per node heartbeat.
+ * off-switch, never beyond what the asks allow, and (as the CapacityScheduler) at most one
+ * off-switch container per node heartbeat among those that are not maps (AMs and reduces).
  *
  * <p>Only applications that may have such requests are walked, so a heartbeat's cost does not grow
  * with applications that wait for nothing (AMs with every container they asked for, jobs whose
@@ -173,6 +173,19 @@ final class OtherWork {
     return false;
   }
 
+  /** Whether a container that is not a map may not go at this level: the heartbeat's off-switch one is spent. */
+  private boolean offSwitchSpent(NodeType type) {
+    return type == NodeType.OFF_SWITCH && offSwitchThisHeartbeat >= MAX_OFF_SWITCH_PER_HEARTBEAT;
+  }
+
+  /** A container that is not a map (an AM, a reduce) was placed at this level. */
+  private void placedOther(NodeType type) {
+    ctx.metrics().otherContainers.incr();
+    if (type == NodeType.OFF_SWITCH) {
+      offSwitchThisHeartbeat++;
+    }
+  }
+
   private Served serve(DatalocAppAttempt attempt, FiCaSchedulerNode node, boolean exceptMaps, boolean first) {
     if (attempt == null || attempt.isStopped()) {
       return Served.NO_WORK;
@@ -212,7 +225,7 @@ final class OtherWork {
       if (type == null) {
         continue;
       }
-      if (!map && type == NodeType.OFF_SWITCH && offSwitchThisHeartbeat >= MAX_OFF_SWITCH_PER_HEARTBEAT) {
+      if (!map && offSwitchSpent(type)) {
         continue;
       }
       boolean early = a != null && a.waiting() && map;
@@ -231,10 +244,7 @@ final class OtherWork {
             ctx.metrics().mapsBeforePlan.incr();
           }
         } else {
-          ctx.metrics().otherContainers.incr();
-          if (type == NodeType.OFF_SWITCH) {
-            offSwitchThisHeartbeat++;
-          }
+          placedOther(type);
         }
         return Served.CONTAINER;
       }
@@ -262,7 +272,7 @@ final class OtherWork {
       return Served.NOT_HERE; // another AM goes first (AmAdmission), and it can take this node
     }
     NodeType type = attempt.levelFor(key, node);
-    if (type == NodeType.OFF_SWITCH && offSwitchThisHeartbeat >= MAX_OFF_SWITCH_PER_HEARTBEAT) {
+    if (offSwitchSpent(type)) {
       return Served.NOT_HERE; // the node has had its off-switch container this heartbeat
     }
     Resource am = AmAsks.size(attempt, key);
@@ -275,10 +285,7 @@ final class OtherWork {
     if (c == null) {
       return Served.NOT_HERE;
     }
-    ctx.metrics().otherContainers.incr();
-    if (type == NodeType.OFF_SWITCH) {
-      offSwitchThisHeartbeat++;
-    }
+    placedOther(type);
     admissions.admitted(attempt.getApplicationId());
     return Served.CONTAINER;
   }
