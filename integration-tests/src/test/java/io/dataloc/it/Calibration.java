@@ -68,7 +68,8 @@ public final class Calibration {
     double cores = 2;
     // The committed real runs of Dataloc ran its default of the time, jsq-maxweight-steal.
     String policy = "jsq-maxweight-steal";
-    Map<String, String> settings = Map.of();
+    // They placed AMs first fit, the default of the time; --dataloc may set it again.
+    Map<String, String> settings = new java.util.TreeMap<>(Map.of("am.placement-wait-ms", "0"));
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--real" -> real = Path.of(args[i + 1]);
@@ -77,7 +78,7 @@ public final class Calibration {
         case "--task-start-s" -> taskGrid = parseList("--task-start-s", args[i + 1]);
         case "--cores" -> cores = parseList("--cores", args[i + 1]).get(0);
         case "--dataloc-policy" -> policy = args[i + 1];
-        case "--dataloc" -> settings = ReplayOptions.datalocSettings(args[i + 1]);
+        case "--dataloc" -> settings.putAll(ReplayOptions.datalocSettings(args[i + 1]));
         default -> throw new IllegalArgumentException("--calibrate: unknown option '" + args[i] + "'");
       }
     }
@@ -154,7 +155,7 @@ public final class Calibration {
     Files.write(out.resolve("calibration.csv"), csv);
     Files.write(out.resolve("model-jobs.csv"), jobsCsv);
     String md = report(byPlacement, localMap, taskStart, bestAm, cores, fit.toString(), runs.size(),
-        settings.isEmpty() ? policy : policy + ", and " + settings + " set");
+        policy + ", and " + settings + " set");
     Files.writeString(out.resolve("calibration.md"), md);
     System.out.println(md);
   }

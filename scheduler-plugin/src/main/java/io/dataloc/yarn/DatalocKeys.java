@@ -210,7 +210,7 @@ public final class DatalocKeys {
       "share of the cluster's memory (the dominant share of memory and vcores with resource-calculator dominant) that "
           + "ApplicationMasters may hold, rounded up to a multiple of the minimum allocation as the CapacityScheduler "
           + "rounds it (one AM is always admitted)").operator().unit("fraction");
-  public static final Key AM_PLACEMENT_WAIT = new Key("am.placement-wait-ms", "0", "0..600000 (0: first fit)",
+  public static final Key AM_PLACEMENT_WAIT = new Key("am.placement-wait-ms", "2000", "0..600000 (0: first fit)",
       "an ApplicationMaster declines room on a node whose data live maps need more than a node with room has, for at "
           + "most this long, then takes any room").unit("ms");
   public static final Key AM_ADMISSION = new Key("am.admission-ordering", "fifo", String.join(", ", JobOrderings.names()),
