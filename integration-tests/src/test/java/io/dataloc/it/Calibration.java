@@ -52,7 +52,6 @@ public final class Calibration {
 
   private Calibration() {}
 
-  /** One real run: the mean job time of its jobs, and how many. */
   /**
    * One real run: the mean job time of its jobs, how many, and when each was submitted (seconds
    * from the first; the runner submits one job at a time, so on a busy machine later jobs go in
@@ -60,28 +59,51 @@ public final class Calibration {
    */
   record Run(String scheduler, String placement, long seed, double mean, int jobs, List<Double> arrivals) {}
 
-  public static void main(String[] args) throws Exception {
-    Path real = Path.of("integration-tests/results/jobs.csv");
-    Path out = Path.of("integration-tests/target/calibration");
-    List<Double> amGrid = null;
-    List<Double> taskGrid = null;
-    double cores = 2;
-    // The committed real runs of Dataloc ran its default of the time, jsq-maxweight-steal.
-    String policy = "jsq-maxweight-steal";
-    // They placed AMs first fit, the default of the time; --dataloc may set it again.
-    Map<String, String> settings = new java.util.TreeMap<>(Map.of("am.placement-wait-ms", "0"));
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      switch (args[i]) {
-        case "--real" -> real = Path.of(args[i + 1]);
-        case "--out" -> out = Path.of(args[i + 1]);
-        case "--am-start-s" -> amGrid = parseList("--am-start-s", args[i + 1]);
-        case "--task-start-s" -> taskGrid = parseList("--task-start-s", args[i + 1]);
-        case "--cores" -> cores = parseList("--cores", args[i + 1]).get(0);
-        case "--dataloc-policy" -> policy = args[i + 1];
-        case "--dataloc" -> settings.putAll(ReplayOptions.datalocSettings(args[i + 1]));
-        default -> throw new IllegalArgumentException("--calibrate: unknown option '" + args[i] + "'");
+  /**
+   * The command line: where the real runs are and the report goes, the start-time grids to fit
+   * (null: the defaults for {@code cores}), and what Dataloc ran. The committed real runs of Dataloc
+   * ran the defaults of their time: the online policy jsq-maxweight-steal and AMs placed first fit
+   * ({@code am.placement-wait-ms=0}); {@code --dataloc-policy} and {@code --dataloc} set them again.
+   */
+  record Options(Path real, Path out, List<Double> amGrid, List<Double> taskGrid, double cores, String policy,
+      Map<String, String> settings) {
+
+    static Options parse(String... args) {
+      Path real = Path.of("integration-tests/results/jobs.csv");
+      Path out = Path.of("integration-tests/target/calibration");
+      List<Double> amGrid = null;
+      List<Double> taskGrid = null;
+      double cores = 2;
+      String policy = "jsq-maxweight-steal";
+      Map<String, String> settings = new TreeMap<>(Map.of("am.placement-wait-ms", "0"));
+      if (args.length % 2 != 0) {
+        throw new IllegalArgumentException("--calibrate: option '" + args[args.length - 1] + "' needs a value");
       }
+      for (int i = 0; i < args.length; i += 2) {
+        switch (args[i]) {
+          case "--real" -> real = Path.of(args[i + 1]);
+          case "--out" -> out = Path.of(args[i + 1]);
+          case "--am-start-s" -> amGrid = parseList("--am-start-s", args[i + 1]);
+          case "--task-start-s" -> taskGrid = parseList("--task-start-s", args[i + 1]);
+          case "--cores" -> cores = parseList("--cores", args[i + 1]).get(0);
+          case "--dataloc-policy" -> policy = args[i + 1];
+          case "--dataloc" -> settings.putAll(ReplayOptions.datalocSettings(args[i + 1]));
+          default -> throw new IllegalArgumentException("--calibrate: unknown option '" + args[i] + "'");
+        }
+      }
+      return new Options(real, out, amGrid, taskGrid, cores, policy, Map.copyOf(settings));
     }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options o = Options.parse(args);
+    Path real = o.real();
+    Path out = o.out();
+    List<Double> amGrid = o.amGrid();
+    List<Double> taskGrid = o.taskGrid();
+    double cores = o.cores();
+    String policy = o.policy();
+    Map<String, String> settings = new TreeMap<>(o.settings());
     Path summary = real.resolveSibling("summary.txt");
     List<Run> runs = readRuns(real);
     double localMap = localMapSeconds(summary);

@@ -116,4 +116,28 @@ class CalibrationTest {
     assertTrue(amHosts.values().stream().mapToInt(Integer::intValue).max().orElse(0) <= 0.4 * jobs,
         "no host ran more than 40% of the AMs: " + amHosts);
   }
+
+  @Test
+  void theRealRunsDefaultsAreModelledUnlessTheCommandLineSetsThem() {
+    Calibration.Options none = Calibration.Options.parse();
+    assertEquals("jsq-maxweight-steal", none.policy());
+    assertEquals(Map.of("am.placement-wait-ms", "0"), none.settings(), "the real runs placed AMs first fit");
+    assertEquals(null, none.amGrid());
+
+    Calibration.Options set = Calibration.Options.parse("--dataloc", "am.placement-wait-ms=2000,rate.learn-samples=3",
+        "--dataloc-policy", "break-even", "--am-start-s", "10", "--cores", "0");
+    assertEquals(Map.of("am.placement-wait-ms", "2000", "rate.learn-samples", "3"), set.settings());
+    assertEquals("break-even", set.policy());
+    assertEquals(List.of(10.0), set.amGrid());
+    assertEquals(0.0, set.cores());
+
+    Calibration.Options other = Calibration.Options.parse("--dataloc", "rate.learn-samples=3");
+    assertEquals(Map.of("am.placement-wait-ms", "0", "rate.learn-samples", "3"), other.settings(),
+        "a setting the command line does not name keeps the real runs' value");
+
+    assertEquals("--calibrate: option '--real' needs a value",
+        assertThrows(IllegalArgumentException.class, () -> Calibration.Options.parse("--real")).getMessage());
+    assertEquals("--calibrate: unknown option '--nodes'",
+        assertThrows(IllegalArgumentException.class, () -> Calibration.Options.parse("--nodes", "9")).getMessage());
+  }
 }

@@ -61,7 +61,7 @@ final class MrJob {
   private int reducesUnassigned;
   private int mapsDone;
   private int reducesDone;
-  private final Set<ContainerId> reduceContainers = new java.util.HashSet<>();
+  private final Set<ContainerId> reduceContainers = new LinkedHashSet<>();
   private static final Resource MAP = Resource.newInstance(1024, 1);
   private final Resource map;
 

@@ -8,11 +8,13 @@ import io.dataloc.it.replay.TaskRunner;
 import io.dataloc.yarn.LocalityScheduler;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -23,6 +25,7 @@ import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttemptState;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
@@ -39,7 +42,10 @@ import org.apache.hadoop.yarn.util.ControlledClock;
  * containers that started and ended; allocated AM containers are launched (an AM asks
  * {@code amStartSeconds} later); every AM heartbeats (asks, releases, takes containers, starts
  * tasks); a job whose tasks are all done unregisters, and its AM container ends with its node's
- * next heartbeat. Scheduling is heartbeat-driven: asynchronous scheduling is off for the
+ * next heartbeat. Each node heartbeat is processed to its end before the next is sent, and each
+ * step waits for the state store's thread ({@link #settle}): no event lands at a point of the
+ * second that depends on the threads' speed; and the ids carry a fixed cluster timestamp
+ * ({@link #CLUSTER_TIMESTAMP}), so a seed replays alike in any JVM. Scheduling is heartbeat-driven: asynchronous scheduling is off for the
  * CapacityScheduler, continuous scheduling off for the FairScheduler (whose fair shares the
  * replay updates every virtual 500 ms, as its update thread does every 500 ms of wall time). The schedulers read the
  * virtual clock through YARN's {@code Clock}; the wall clock enters no decision.
@@ -103,7 +109,9 @@ final class ReplayRun {
     }
     String pct = Double.toString(amPercent);
     s.put("yarn.scheduler.capacity.maximum-am-resource-percent", pct);
-    s.put("yarn.scheduler.dataloc.maximum-am-resource-percent", pct);
+    if (scheduler.equals("dataloc")) {
+      s.put("yarn.scheduler.dataloc.maximum-am-resource-percent", pct); // a key of the standalone scheduler only
+    }
     return s;
   }
 
@@ -142,6 +150,7 @@ final class ReplayRun {
     MiniMr.deleteQuietly(dir);
     long wall0 = System.nanoTime();
     SchedulerClock.reset();
+    long stamp = clusterTimestamp(CLUSTER_TIMESTAMP);
     try (MiniMr c = MiniMr.start(schedulerClass(scheduler), settings, model.topology(), k.nodeMb(), dir)) {
       ControlledClock clock = new ControlledClock();
       long base = System.currentTimeMillis() + 1000;
@@ -160,6 +169,7 @@ final class ReplayRun {
       Map<ContainerId, Job> owner = new HashMap<>();
       Map<ContainerId, Job> amStarting = new HashMap<>();
       List<Job> jobs = new ArrayList<>();
+      List<Job> live = new ArrayList<>();
       List<Job> waitingForAm = new ArrayList<>();
       List<Job> active = new ArrayList<>();
       Resource task = Resource.newInstance(1024, 1);
@@ -175,11 +185,12 @@ final class ReplayRun {
           Job j = new Job(trace.get(next), model);
           j.app = c.submitOnly("swim", j.splits, url -> url);
           jobs.add(j);
+          live.add(j);
           fresh.add(j);
           waitingForAm.add(j);
           next++;
         }
-        c.rm.drainEvents();
+        settle(c, live);
         awaitPlans(c, fresh);
         for (TaskRunner.Ended e : runner.advanceTo(t)) {
           ContainerId id = (ContainerId) e.key();
@@ -204,13 +215,17 @@ final class ReplayRun {
         for (Map.Entry<String, MockNM> e : order) {
           if (n++ == half && c.rm.getResourceScheduler()
               instanceof org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.FairScheduler fs) {
-            c.rm.drainEvents();
+            settle(c, live);
             fs.update();
           }
           List<ContainerStatus> sent = outbox.remove(e.getKey());
           e.getValue().nodeHeartbeat(sent == null ? List.of() : sent, true);
+          // Each heartbeat's consequences before the next: the dispatcher's own events (a finished
+          // AM's application removed, a pending one admitted) queue behind whichever heartbeats
+          // were sent before it reached them, so without this a run depends on thread speed.
+          c.rm.drainEvents();
         }
-        c.rm.drainEvents();
+        settle(c, live);
         for (var it = waitingForAm.iterator(); it.hasNext(); ) {
           Job j = it.next();
           RMAppAttempt attempt = j.app.getCurrentAppAttempt();
@@ -220,7 +235,7 @@ final class ReplayRun {
           j.amContainer = attempt.getMasterContainer().getId();
           j.amHost = attempt.getMasterContainer().getNodeId().getHost();
           j.am = c.rm.sendAMLaunched(attempt.getAppAttemptId());
-          c.rm.drainEvents();
+          settle(c, live);
           j.am.registerAppAttempt();
           j.amAt = t;
           amStarting.put(j.amContainer, j);
@@ -250,7 +265,7 @@ final class ReplayRun {
             done++;
           }
         }
-        c.rm.drainEvents();
+        settle(c, live);
         if (t % reportEvery == 0 && t > 0) {
           progress.accept(String.format(Locale.ROOT, "%s: %,d s simulated, %,d of %,d jobs done, %d running,"
               + " %d waiting for an AM, %d flows, %.0f s wall", scheduler, t, done, trace.size(), active.size(),
@@ -260,7 +275,27 @@ final class ReplayRun {
           return result(scheduler, jobs, model, net, t, (System.nanoTime() - wall0) / 1e9);
         }
       }
+    } finally {
+      clusterTimestamp(stamp);
     }
+  }
+
+  /**
+   * The cluster timestamp every run's ids carry. The ResourceManager takes its own from the wall
+   * clock when its class loads; an id's hash, and so the order of every hash map keyed by ids in
+   * the ResourceManager and the schedulers, follows it. A fixed one makes a seed replay alike in
+   * any JVM.
+   */
+  static final long CLUSTER_TIMESTAMP = 1_262_304_000_000L;
+
+  /** Sets the ResourceManager's cluster timestamp (a static, for every RM of the JVM); returns the one it had. */
+  static long clusterTimestamp(long stamp) throws ReflectiveOperationException {
+    long before = org.apache.hadoop.yarn.server.resourcemanager.ResourceManager.getClusterTimeStamp();
+    var set = org.apache.hadoop.yarn.server.resourcemanager.ResourceManager.class
+        .getDeclaredMethod("setClusterTimeStamp", long.class);
+    set.setAccessible(true);
+    set.invoke(null, stamp);
+    return before;
   }
 
   /** Fisher–Yates, from {@code rnd}. */
@@ -305,6 +340,46 @@ final class ReplayRun {
             ContainerState.RUNNING, "", 0));
       }
     };
+  }
+
+  /** An application or attempt whose record the state store's own thread is saving. */
+  private static final Set<RMAppState> APP_SAVING = EnumSet.of(RMAppState.NEW_SAVING, RMAppState.FINAL_SAVING);
+  private static final Set<RMAppAttemptState> ATTEMPT_SAVING = EnumSet.of(RMAppAttemptState.ALLOCATED_SAVING,
+      RMAppAttemptState.LAUNCHED_UNMANAGED_SAVING, RMAppAttemptState.FINAL_SAVING);
+  private static final Set<RMAppState> APP_DONE = EnumSet.of(RMAppState.FINISHED, RMAppState.FAILED,
+      RMAppState.KILLED);
+
+  /**
+   * Drains the ResourceManager's events, then waits (wall time) until no live job's application or
+   * attempt is being saved by the state store, and drains again. The store saves on its own thread
+   * (a new application, an allocated AM, a finished attempt) and answers with an event; unawaited,
+   * the answer lands at a point of the virtual second that depends on the threads' speed, and with
+   * it when an AM is allocated, on which node, and when a finished job frees its place under the
+   * AM limit: runs of one seed would differ. Jobs whose application is done leave {@code live}.
+   */
+  private static void settle(MiniMr c, List<Job> live) throws InterruptedException {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (true) {
+      c.rm.drainEvents();
+      boolean saving = false;
+      for (var it = live.iterator(); it.hasNext(); ) {
+        RMApp app = it.next().app;
+        RMAppState state = app.getState();
+        if (APP_DONE.contains(state)) {
+          it.remove();
+          continue;
+        }
+        RMAppAttempt attempt = app.getCurrentAppAttempt();
+        saving |= APP_SAVING.contains(state) || attempt != null && ATTEMPT_SAVING.contains(attempt.getAppAttemptState());
+      }
+      if (!saving) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the state store saved nothing in a minute of wall time");
+      }
+      Thread.yield();
+    }
   }
 
   /** Under Dataloc, waits (wall time) until each new job is planned or served online: no plan lands at a wall-clock-dependent second. */

@@ -51,6 +51,32 @@ class ReplayTest {
   }
 
   /**
+   * The calibration's four hosts, where a second's order of events decides which host an AM lands
+   * on: every scheduler replays a seed alike, also when the ResourceManager's cluster timestamp
+   * (which every application's and container's id, and so their hash order, carries) differs, as
+   * it does between two JVMs.
+   */
+  @Test
+  void theSmallModelRepeatsForEverySchedulerWhateverTheClusterTimestamp(@TempDir Path dir) throws Exception {
+    MiniMr.quiet = true;
+    long before = ReplayRun.clusterTimestamp(1_600_000_000_000L);
+    try {
+      for (String scheduler : List.of("capacity", "fair", "dataloc", "capacity-dataloc")) {
+        List<List<ReplayResult.JobTime>> runs = new ArrayList<>();
+        for (long ts : new long[] {1_600_000_000_000L, 1_700_000_123_457L}) {
+          ReplayRun.clusterTimestamp(ts);
+          ClusterModel m = new ClusterModel(4, 2, 2, Calibration.constants(5, 10, 2));
+          runs.add(ReplayRun.run(scheduler, Calibration.workload(m, "hot", 2), m, 0.3, 3600, 0.1,
+              dir.resolve(scheduler + ts), s -> { }).jobs());
+        }
+        assertEquals(runs.get(0), runs.get(1), scheduler + ": one seed, two runs");
+      }
+    } finally {
+      ReplayRun.clusterTimestamp(before);
+    }
+  }
+
+  /**
    * Two jobs whose reduces alone would fill the cluster: asked for all at slow-start, they would
    * hold every container while maps wait for one. The MapReduce AM's ramp-up limit and reduce
    * preemption (modelled in {@link MrJob}) let both finish, as they do on a real cluster.
