@@ -36,9 +36,9 @@ import org.apache.hadoop.yarn.util.ControlledClock;
  * (a MockRM, as {@link RmBenchmark} drives it), NodeManagers and MapReduce AMs simulated
  * ({@link MrJob}), tasks timed by the cluster model ({@link TaskRunner}).
  *
- * <p>Each virtual second: the jobs whose submit time has come are submitted (and, under Dataloc,
- * planned before time moves on: its plans are made on its own threads, and waiting for them keeps
- * the run deterministic); the tasks run to the second; every NodeManager heartbeats, reporting the
+ * <p>Each virtual second: the jobs whose submit time has come are submitted, one at a time (and,
+ * under Dataloc, each planned before the next goes in: its plans are made on its own threads, in
+ * the order their reads end, and waiting for each keeps the run deterministic); the tasks run to the second; every NodeManager heartbeats, reporting the
  * containers that started and ended; allocated AM containers are launched (an AM asks
  * {@code amStartSeconds} later); every AM heartbeats (asks, releases, takes containers, starts
  * tasks); a job whose tasks are all done unregisters, and its AM container ends with its node's
@@ -180,18 +180,19 @@ final class ReplayRun {
       for (int t = 0; ; t++) {
         now[0] = t;
         clock.setTime(base + t * 1000L);
-        List<Job> fresh = new ArrayList<>();
+        // The jobs of one second go in one at a time, each planned before the next: Dataloc plans
+        // in the order its reads of the jobs' splits end, which its reader threads' speed decides.
         while (next < trace.size() && trace.get(next).submitSeconds() <= t) {
           Job j = new Job(trace.get(next), model);
           j.app = c.submitOnly("swim", j.splits, url -> url);
           jobs.add(j);
           live.add(j);
-          fresh.add(j);
           waitingForAm.add(j);
           next++;
+          settle(c, live);
+          awaitPlans(c, List.of(j));
         }
         settle(c, live);
-        awaitPlans(c, fresh);
         for (TaskRunner.Ended e : runner.advanceTo(t)) {
           ContainerId id = (ContainerId) e.key();
           Job ready = amStarting.remove(id);
