@@ -177,7 +177,7 @@ public final class Calibration {
     Files.write(out.resolve("calibration.csv"), csv);
     Files.write(out.resolve("model-jobs.csv"), jobsCsv);
     String md = report(byPlacement, localMap, taskStart, bestAm, cores, fit.toString(), runs.size(),
-        policy + ", and " + settings + " set");
+        policy + ", with " + settings);
     Files.writeString(out.resolve("calibration.md"), md);
     System.out.println(md);
   }
@@ -345,7 +345,7 @@ public final class Calibration {
           + " each, the cores shared among the starts under way%n", cores));
     }
     b.append(String.format(Locale.ROOT, "- a data-local map took %.1f s on average in the real runs%n", localMap));
-    b.append(String.format(Locale.ROOT, "- Dataloc's online policy: %s, as in the real runs%n", policy));
+    b.append(String.format(Locale.ROOT, "- Dataloc in the model: online policy %s%n", policy));
     if (fit.isEmpty()) {
       b.append(String.format(Locale.ROOT, "- AM start %.0f%s and task start %.0f%s, given (no spread runs here to fit"
           + " them on)%n%n", am, unit, taskStart, unit));

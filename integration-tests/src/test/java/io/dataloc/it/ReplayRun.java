@@ -24,6 +24,7 @@ import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.attempt.RMAppAttempt;
@@ -42,10 +43,10 @@ import org.apache.hadoop.yarn.util.ControlledClock;
  * containers that started and ended; allocated AM containers are launched (an AM asks
  * {@code amStartSeconds} later); every AM heartbeats (asks, releases, takes containers, starts
  * tasks); a job whose tasks are all done unregisters, and its AM container ends with its node's
- * next heartbeat. Each node heartbeat is processed to its end before the next is sent, and each
- * step waits for the state store's thread ({@link #settle}): no event lands at a point of the
- * second that depends on the threads' speed; and the ids carry a fixed cluster timestamp
- * ({@link #CLUSTER_TIMESTAMP}), so a seed replays alike in any JVM. Scheduling is heartbeat-driven: asynchronous scheduling is off for the
+ * next heartbeat. Each node heartbeat is processed to its end before the next is sent, each step
+ * waits for the state store's thread ({@link #settle}), and the ids carry a fixed cluster
+ * timestamp ({@link #CLUSTER_TIMESTAMP}): a seed replays alike in any JVM, unless a plan runs out
+ * of its time budget ({@code plan.time-budget-ms}). Scheduling is heartbeat-driven: asynchronous scheduling is off for the
  * CapacityScheduler, continuous scheduling off for the FairScheduler (whose fair shares the
  * replay updates every virtual 500 ms, as its update thread does every 500 ms of wall time). The schedulers read the
  * virtual clock through YARN's {@code Clock}; the wall clock enters no decision.
@@ -150,8 +151,9 @@ final class ReplayRun {
     MiniMr.deleteQuietly(dir);
     long wall0 = System.nanoTime();
     SchedulerClock.reset();
-    long stamp = clusterTimestamp(CLUSTER_TIMESTAMP);
+    long stamp = ResourceManager.getClusterTimeStamp();
     try (MiniMr c = MiniMr.start(schedulerClass(scheduler), settings, model.topology(), k.nodeMb(), dir)) {
+      clusterTimestamp(CLUSTER_TIMESTAMP); // after the start, which takes the wall clock's
       ControlledClock clock = new ControlledClock();
       long base = System.currentTimeMillis() + 1000;
       clock.setTime(base);
@@ -283,20 +285,16 @@ final class ReplayRun {
 
   /**
    * The cluster timestamp every run's ids carry. The ResourceManager takes its own from the wall
-   * clock when its class loads; an id's hash, and so the order of every hash map keyed by ids in
-   * the ResourceManager and the schedulers, follows it. A fixed one makes a seed replay alike in
-   * any JVM.
+   * clock as it starts; an id's hash, and so the order of every hash map keyed by ids in the
+   * ResourceManager and the schedulers, follows it.
    */
   static final long CLUSTER_TIMESTAMP = 1_262_304_000_000L;
 
-  /** Sets the ResourceManager's cluster timestamp (a static, for every RM of the JVM); returns the one it had. */
-  static long clusterTimestamp(long stamp) throws ReflectiveOperationException {
-    long before = org.apache.hadoop.yarn.server.resourcemanager.ResourceManager.getClusterTimeStamp();
-    var set = org.apache.hadoop.yarn.server.resourcemanager.ResourceManager.class
-        .getDeclaredMethod("setClusterTimeStamp", long.class);
+  /** Sets the ResourceManager's cluster timestamp (a static, for every RM of the JVM). */
+  private static void clusterTimestamp(long stamp) throws ReflectiveOperationException {
+    var set = ResourceManager.class.getDeclaredMethod("setClusterTimeStamp", long.class);
     set.setAccessible(true);
     set.invoke(null, stamp);
-    return before;
   }
 
   /** Fisher–Yates, from {@code rnd}. */
@@ -383,7 +381,10 @@ final class ReplayRun {
     }
   }
 
-  /** Under Dataloc, waits (wall time) until each new job is planned or served online: no plan lands at a wall-clock-dependent second. */
+  /**
+   * Under Dataloc, waits (wall time) until each new job is planned or served online: no plan lands
+   * at a wall-clock-dependent second. A job still unplanned after a minute fails the run.
+   */
   private static void awaitPlans(MiniMr c, List<Job> fresh) throws InterruptedException {
     if (fresh.isEmpty()) {
       return;
@@ -408,6 +409,7 @@ final class ReplayRun {
       }
       Thread.sleep(1);
     }
+    throw new IllegalStateException("no plan for " + fresh.get(0).trace.name() + " in a minute of wall time");
   }
 
   private static ReplayResult result(String scheduler, List<Job> jobs, ClusterModel model, FlowNetwork net, int t,
