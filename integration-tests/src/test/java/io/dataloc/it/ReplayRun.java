@@ -39,17 +39,19 @@ import org.apache.hadoop.yarn.util.ControlledClock;
  *
  * <p>Each virtual second: the jobs whose submit time has come are submitted, one at a time (and,
  * under Dataloc, each planned before the next goes in: its plans are made on its own threads, in
- * the order their reads end, and waiting for each keeps the run deterministic); the tasks run to the second; every NodeManager heartbeats, reporting the
- * containers that started and ended; allocated AM containers are launched (an AM asks
- * {@code amStartSeconds} later); every AM heartbeats (asks, releases, takes containers, starts
- * tasks); a job whose tasks are all done unregisters, and its AM container ends with its node's
- * next heartbeat. Each node heartbeat is processed to its end before the next is sent, each step
- * waits for the state store's thread ({@link #settle}), and the ids carry a fixed cluster
- * timestamp ({@link #CLUSTER_TIMESTAMP}): a seed replays alike in any JVM, unless a plan runs out
- * of its time budget ({@code plan.time-budget-ms}). Scheduling is heartbeat-driven: asynchronous scheduling is off for the
- * CapacityScheduler, continuous scheduling off for the FairScheduler (whose fair shares the
- * replay updates every virtual 500 ms, as its update thread does every 500 ms of wall time). The schedulers read the
- * virtual clock through YARN's {@code Clock}; the wall clock enters no decision.
+ * the order their reads end, and waiting for each keeps the run deterministic); the tasks run to
+ * the second; every NodeManager heartbeats, reporting the containers that started and ended;
+ * allocated AM containers are launched (an AM asks {@code amStartSeconds} later); every AM
+ * heartbeats (asks, releases, takes containers, starts tasks); a job whose tasks are all done
+ * unregisters, and its AM container ends with its node's next heartbeat. Each node heartbeat is
+ * processed to its end before the next is sent, each step waits for the state store's thread
+ * ({@link #settle}), and the ids carry a fixed cluster timestamp ({@link #CLUSTER_TIMESTAMP}): a
+ * seed replays alike in any JVM, unless a plan runs out of its time budget
+ * ({@code plan.time-budget-ms}). Scheduling is heartbeat-driven: asynchronous scheduling is off for
+ * the CapacityScheduler, continuous scheduling off for the FairScheduler (whose fair shares the
+ * replay updates every virtual 500 ms, as its update thread does every 500 ms of wall time). The
+ * schedulers read the virtual clock through YARN's {@code Clock}; the wall clock enters no
+ * decision.
  */
 final class ReplayRun {
   private ReplayRun() {}
@@ -192,7 +194,7 @@ final class ReplayRun {
           waitingForAm.add(j);
           next++;
           settle(c, live);
-          awaitPlans(c, List.of(j));
+          awaitPlan(c, j);
         }
         settle(c, live);
         for (TaskRunner.Ended e : runner.advanceTo(t)) {
@@ -382,35 +384,31 @@ final class ReplayRun {
   }
 
   /**
-   * Under Dataloc, waits (wall time) until each new job is planned or served online: no plan lands
-   * at a wall-clock-dependent second. A job still unplanned after a minute fails the run.
+   * Under Dataloc, waits (wall time) until a new job is planned or served online: no plan lands at
+   * a wall-clock-dependent second. A job still unplanned after a minute fails the run.
    */
-  private static void awaitPlans(MiniMr c, List<Job> fresh) throws InterruptedException {
-    if (fresh.isEmpty()) {
-      return;
-    }
+  private static void awaitPlan(MiniMr c, Job job) throws InterruptedException {
     var scheduler = c.rm.getResourceScheduler();
+    String id = job.app.getApplicationId().toString();
     for (int i = 0; i < 60_000; i++) {
-      boolean busy = false;
+      String phase = null;
       if (scheduler instanceof LocalityScheduler s) {
-        java.util.Set<String> ids = new java.util.HashSet<>();
-        fresh.forEach(j -> ids.add(j.app.getApplicationId().toString()));
         for (var r : s.reports().jobs()) {
-          busy |= ids.contains(r.application()) && (r.phase().equals("reading") || r.phase().equals("planning"));
+          if (r.application().equals(id)) {
+            phase = r.phase();
+          }
         }
       } else if (scheduler instanceof io.dataloc.yarn.cs.DatalocCapacityScheduler d) {
-        for (Job j : fresh) {
-          String p = d.plans().phaseOf(j.app.getApplicationId());
-          busy |= "reading".equals(p) || "planning".equals(p);
-        }
+        phase = d.plans().phaseOf(job.app.getApplicationId());
       }
-      if (!busy) {
+      if (!"reading".equals(phase) && !"planning".equals(phase)) {
         return;
       }
       Thread.sleep(1);
     }
-    throw new IllegalStateException("no plan for " + fresh.get(0).trace.name() + " in a minute of wall time");
+    throw new IllegalStateException("no plan for " + job.trace.name() + " in a minute of wall time");
   }
+
 
   private static ReplayResult result(String scheduler, List<Job> jobs, ClusterModel model, FlowNetwork net, int t,
       double wall) {
