@@ -4,7 +4,6 @@ import io.dataloc.core.engine.DecisionEngine;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
@@ -57,7 +56,6 @@ public final class CapacityPlans {
   private final NodeSizes sizes;
   private final CapacityAnswers answers;
   private final CapacityCommits commits;
-  private final Clock clock;
 
   /**
    * @param conf the ResourceManager's configuration (Dataloc's keys; standalone-only keys refused)
@@ -68,7 +66,6 @@ public final class CapacityPlans {
       ResourceCalculator calculator, Supplier<Resource> minimumAllocation, UnaryOperator<Resource> normalize,
       Clock clock) {
     Settings settings = DatalocConfiguration.insideCapacityScheduler(conf);
-    this.clock = clock;
     this.sizes = new NodeSizes(nodes, calculator, minimumAllocation);
     this.plans = new PlanService(new Object(), settings, new Configuration(conf), rmContext, sizes, normalize,
         id -> null, id -> 0, clock::getTime, true, this::rebuildEngine);
@@ -315,10 +312,9 @@ public final class CapacityPlans {
    */
   public void nodeHeartbeat(SchedulerNode node) {
     EngineNodes.Facts f = EngineNodes.Facts.of(node, sizes);
-    long now = clock.getTime();
     state.locked("cs: node heartbeat", () -> {
       plans.containment.recoverIfQuiet();
-      state.engine().advanceTo(TimeUnit.MILLISECONDS.toSeconds(now));
+      state.advanceEngineClock();
       plans.nodes.drainIfDecommissioning(f);
       plans.nodes.mapSlots(f);
       if (!plans.containment.degraded()) {

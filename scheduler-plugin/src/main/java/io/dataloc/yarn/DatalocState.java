@@ -24,6 +24,8 @@ final class DatalocState implements SchedulerContext {
   private final ToIntFunction<ApplicationId> priorities;
   /** The front end's clock in ms. */
   private final java.util.function.LongSupplier clock;
+  /** The clock when the service started: the engine counts whole seconds from it. */
+  private final long startMillis;
   /** Whether a plan's declines are bounded in time (the CapacityScheduler's) rather than counted per heartbeat. */
   private final boolean timedDeclines;
   private volatile Settings settings;
@@ -54,6 +56,7 @@ final class DatalocState implements SchedulerContext {
     this.attempts = attempts;
     this.priorities = priorities;
     this.clock = clock;
+    this.startMillis = clock.getAsLong();
     this.timedDeclines = timedDeclines;
     this.registry = new AppRegistry(this::engine, id -> otherWork.accept(id), clock);
     this.engine = new DecisionEngine(settings.engineConfig());
@@ -65,8 +68,15 @@ final class DatalocState implements SchedulerContext {
     otherWork = mayHaveOtherWork;
   }
 
+  /** A new engine (a refresh, a degraded spell's end): its clock starts at the service's now, not at 0. */
   void engine(DecisionEngine e) {
     engine = e;
+    advanceEngineClock();
+  }
+
+  @Override
+  public void advanceEngineClock() {
+    engine.advanceTo(Math.max(0, clock.getAsLong() - startMillis) / 1000);
   }
 
   void settings(Settings s) {

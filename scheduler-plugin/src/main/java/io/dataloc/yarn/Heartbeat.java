@@ -30,7 +30,6 @@ final class Heartbeat {
   private final Supplier<Resource> minimumAllocation;
   /** Sets the room left on the queue metrics. */
   private final Consumer<Resource> available;
-  private final long startMillis;
 
   Heartbeat(SchedulerContext ctx, Containment containment, ClusterRoom room, NodeEvents nodes, AskSync asks,
       OtherWork otherWork, EngineMaps maps, Supplier<Resource> minimumAllocation,
@@ -44,7 +43,6 @@ final class Heartbeat {
     this.otherWork = otherWork;
     this.maps = maps;
     this.minimumAllocation = minimumAllocation;
-    this.startMillis = ctx.nowMillis();
   }
 
   /** Schedules the node; an error costs the application worked for, or degrades (see {@link Containment}). */
@@ -64,7 +62,7 @@ final class Heartbeat {
     ctx.working(null);
     containment.recoverIfQuiet();
     ctx.faults().at(FaultInjector.HEARTBEAT, null);
-    ctx.engine().advanceTo((ctx.nowMillis() - startMillis) / 1000);
+    ctx.advanceEngineClock();
     nodes.drainIfDecommissioning(node);
     nodes.mapSlots(node);
     otherWork.beginHeartbeat();

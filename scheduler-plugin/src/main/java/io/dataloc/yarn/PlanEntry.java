@@ -53,6 +53,7 @@ final class PlanEntry {
       return;
     }
     a.jobCreated = true;
+    ctx.advanceEngineClock(); // its tasks wait from now, not from the last node heartbeat
     boolean allIn = engine.applySome(prepared, APPLY_CHUNK);
     engine.setPriority(a.jobId, ctx.applicationPriority(a.id)); // the first chunk creates the job
     if (!allIn) {

@@ -33,6 +33,13 @@ interface SchedulerContext {
   /** The front end's clock in ms (YARN's {@code Clock}: a replay drives it virtually); every decision that reads time reads this. */
   long nowMillis();
 
+  /**
+   * Brings the engine's clock up to {@link #nowMillis}: whole seconds since the plan service
+   * started, the one time base every engine of this service counts in (a task's wait, a run's
+   * length). Never back. Under the lock.
+   */
+  void advanceEngineClock();
+
   AppRegistry apps();
 
   /** The application's current attempt, or null. */
