@@ -202,6 +202,67 @@ public final class Workload {
     return out;
   }
 
+  /** Submits one job. */
+  interface Submission {
+    void submit(Spec s) throws Exception;
+  }
+
+  /**
+   * Calls {@code submit} for each spec at {@code t0} plus its arrival, each on a thread of its own,
+   * as independent users submit: a submission slowed by a busy cluster (its files go to HDFS over
+   * the shaped links) delays only its own job, which is timed from the start of its submission.
+   * (Submitted one after another, a slow submission pushed every later arrival back, and a job
+   * that arrived late met a cluster that had had longer to drain, which favoured the scheduler that
+   * loaded the links most.) Returns when every submission has returned; the first failure is
+   * thrown, naming its job.
+   */
+  static void atArrivals(List<Spec> specs, long t0, Submission submit) throws IOException, InterruptedException {
+    java.util.concurrent.ExecutorService submitters = java.util.concurrent.Executors.newFixedThreadPool(
+        Math.max(1, Math.min(specs.size(), MAX_SUBMITTERS)));
+    try {
+      List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+      for (Spec s : specs) {
+        done.add(submitters.submit(() -> {
+          long wait = t0 + Math.round(s.arrival() * 1000) - System.currentTimeMillis();
+          if (wait > 0) {
+            Thread.sleep(wait);
+          }
+          submit.submit(s);
+          return null;
+        }));
+      }
+      for (int i = 0; i < done.size(); i++) {
+        try {
+          done.get(i).get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          throw new IOException("job " + specs.get(i).index() + " could not be submitted: " + e.getCause(), e.getCause());
+        }
+      }
+    } finally {
+      submitters.shutdownNow();
+    }
+  }
+
+  /** At most this many jobs are being submitted at once (one thread each; a run has a few dozen jobs). */
+  static final int MAX_SUBMITTERS = 64;
+
+  /** The MapReduce job of {@code s}: identity maps over its files into {@code NullOutputFormat}, no reduce. */
+  private static Job job(Configuration conf, Path dir, int files, Spec s, String label) throws IOException {
+    Job job = Job.getInstance(conf, label + "-job" + s.index());
+    Configuration c = job.getConfiguration();
+    c.setBoolean("mapreduce.map.speculative", false);
+    c.setInt("mapreduce.map.maxattempts", 4);
+    c.setInt("mapreduce.map.memory.mb", 1024); // few maps per host: four on a 4-GB NodeManager
+    job.setInputFormatClass(TextInputFormat.class);
+    job.setMapperClass(Mapper.class);
+    job.setNumReduceTasks(0);
+    job.setOutputFormatClass(NullOutputFormat.class);
+    for (int k = 0; k < s.maps(); k++) {
+      FileInputFormat.addInputPath(job, new Path(dir, String.format(Locale.ROOT, "part-%03d", (s.first() + k) % files)));
+    }
+    return job;
+  }
+
   static void run(Configuration conf, FileSystem fs, Path dir, int jobs, long seed, double meanGap,
       java.nio.file.Path csv, String label) throws Exception {
     int files = fs.listStatus(dir).length;
@@ -209,29 +270,14 @@ public final class Workload {
     Job[] submitted = new Job[jobs];
     long[] submitMs = new long[jobs];
     long t0 = System.currentTimeMillis();
-    for (Spec s : specs) {
-      long wait = t0 + Math.round(s.arrival() * 1000) - System.currentTimeMillis();
-      if (wait > 0) {
-        Thread.sleep(wait);
-      }
-      Job job = Job.getInstance(conf, label + "-job" + s.index());
-      Configuration c = job.getConfiguration();
-      c.setBoolean("mapreduce.map.speculative", false);
-      c.setInt("mapreduce.map.maxattempts", 4);
-      c.setInt("mapreduce.map.memory.mb", 1024); // few maps per host: four on a 4-GB NodeManager
-      job.setInputFormatClass(TextInputFormat.class);
-      job.setMapperClass(Mapper.class);
-      job.setNumReduceTasks(0);
-      job.setOutputFormatClass(NullOutputFormat.class);
-      for (int k = 0; k < s.maps(); k++) {
-        FileInputFormat.addInputPath(job, new Path(dir, String.format(Locale.ROOT, "part-%03d", (s.first() + k) % files)));
-      }
+    atArrivals(specs, t0, s -> {
+      Job job = job(conf, dir, files, s, label);
       submitMs[s.index()] = System.currentTimeMillis();
       job.submit();
       submitted[s.index()] = job;
       System.out.println(String.format(Locale.ROOT, "workload: t=%.1fs submitted job %d (%d maps)",
           (submitMs[s.index()] - t0) / 1000.0, s.index(), s.maps()));
-    }
+    });
     // Finished jobs are watched through the ResourceManager (an MR client asks the AM, which is
     // gone once its job ends; no history server runs here), and measured from their history files.
     long[] finishMs = new long[jobs];
