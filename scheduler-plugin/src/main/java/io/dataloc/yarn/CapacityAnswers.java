@@ -79,6 +79,7 @@ public final class CapacityAnswers {
           return Answer.STOCK;
         }
         state.working(a.id);
+        state.advanceEngineClock(); // asynchronous scheduling asks between node heartbeats
         state.faults().at(FaultInjector.PRECHECK, a.id);
         if (wanted(a, name)) {
           return Answer.ADMIT;
@@ -157,6 +158,7 @@ public final class CapacityAnswers {
             || plans.containment.degraded()) {
           return true;
         }
+        state.advanceEngineClock();
         DecisionEngine engine = state.engine();
         int h = engine.state().hostIndex(name);
         return h < 0 || engine.proposeFor(a.jobId, h) != null;
