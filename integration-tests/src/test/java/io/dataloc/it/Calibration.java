@@ -64,9 +64,12 @@ public final class Calibration {
    * (null: the defaults for {@code cores}), and what Dataloc ran. The committed real runs of Dataloc
    * ran the defaults of their time: the online policy jsq-maxweight-steal and AMs placed first fit
    * ({@code am.placement-wait-ms=0}); {@code --dataloc-policy} and {@code --dataloc} set them again.
+   * {@code --capacity} sets the CapacityScheduler's settings (keys without {@code
+   * yarn.scheduler.capacity.}) in the model's runs of the CapacitySchedulers, for a what-if: the
+   * real runs ran without them.
    */
   record Options(Path real, Path out, List<Double> amGrid, List<Double> taskGrid, double cores, String policy,
-      Map<String, String> settings) {
+      Map<String, String> settings, Map<String, String> capacity) {
 
     static Options parse(String... args) {
       Path real = Path.of("integration-tests/results/jobs.csv");
@@ -76,6 +79,7 @@ public final class Calibration {
       double cores = 2;
       String policy = "jsq-maxweight-steal";
       Map<String, String> settings = new TreeMap<>(Map.of("am.placement-wait-ms", "0"));
+      Map<String, String> capacity = new TreeMap<>();
       if (args.length % 2 != 0) {
         throw new IllegalArgumentException("--calibrate: option '" + args[args.length - 1] + "' needs a value");
       }
@@ -88,10 +92,11 @@ public final class Calibration {
           case "--cores" -> cores = parseList("--cores", args[i + 1]).get(0);
           case "--dataloc-policy" -> policy = args[i + 1];
           case "--dataloc" -> settings.putAll(ReplayOptions.datalocSettings(args[i + 1]));
+          case "--capacity" -> capacity.putAll(ReplayOptions.capacitySettings(args[i + 1]));
           default -> throw new IllegalArgumentException("--calibrate: unknown option '" + args[i] + "'");
         }
       }
-      return new Options(real, out, amGrid, taskGrid, cores, policy, Map.copyOf(settings));
+      return new Options(real, out, amGrid, taskGrid, cores, policy, Map.copyOf(settings), Map.copyOf(capacity));
     }
   }
 
@@ -136,7 +141,7 @@ public final class Calibration {
         int n = 0;
         for (Run r : runs) {
           if (r.placement().equals("spread")) {
-            double m = model(r, constants(ts, am, cores), policy, settings, out).mean();
+            double m = model(r, constants(ts, am, cores), policy, settings, o.capacity(), out).mean();
             err += (m - r.mean()) * (m - r.mean());
             n++;
           }
@@ -160,7 +165,7 @@ public final class Calibration {
         "label,job,maps,arrival_s,jct_s,data_local,rack_local,maps_per_host,am_host,am_wait_s"));
     Map<String, Map<String, double[]>> byPlacement = new TreeMap<>();
     for (Run r : runs) {
-      Modelled mod = model(r, k, policy, settings, out);
+      Modelled mod = model(r, k, policy, settings, o.capacity(), out);
       double m = mod.mean();
       for (ReplayResult.JobTime j : mod.jobs()) {
         jobsCsv.add(jobRow(r.scheduler() + "/" + r.placement() + "/" + r.seed(), j));
@@ -177,7 +182,8 @@ public final class Calibration {
     Files.write(out.resolve("calibration.csv"), csv);
     Files.write(out.resolve("model-jobs.csv"), jobsCsv);
     String md = report(byPlacement, localMap, taskStart, bestAm, cores, fit.toString(), runs.size(),
-        policy + ", with " + settings);
+        policy + ", with " + settings + (o.capacity().isEmpty() ? "" : "\n- the CapacitySchedulers in the model with "
+            + o.capacity() + " (a what-if: the real runs ran without)"));
     Files.writeString(out.resolve("calibration.md"), md);
     System.out.println(md);
   }
@@ -238,13 +244,17 @@ public final class Calibration {
 
   /** The model's run of a real run's scheduler, placement and seed. */
   private static Modelled model(Run r, ClusterModel.Constants k, String policy, Map<String, String> settings,
-      Path out) throws Exception {
+      Map<String, String> capacity, Path out) throws Exception {
     ClusterModel model = new ClusterModel(4, 2, r.seed(), k);
     List<SwimTrace.Job> trace = workload(model, r.placement(), r.seed(), r.arrivals());
     Map<String, String> dataloc = new java.util.TreeMap<>(settings);
     dataloc.put("online-policy", policy);
     MiniMr.quiet = true;
-    ReplayResult res = ReplayRun.run(r.scheduler(), trace, model, AM_PERCENT, 3600, 0.1, dataloc, REAL_CLUSTER,
+    Map<String, String> rm = new java.util.TreeMap<>(REAL_CLUSTER);
+    if (r.scheduler().startsWith("capacity")) {
+      capacity.forEach((key, v) -> rm.put("yarn.scheduler.capacity." + key, v));
+    }
+    ReplayResult res = ReplayRun.run(r.scheduler(), trace, model, AM_PERCENT, 3600, 0.1, dataloc, rm,
         out.resolve("work"), s -> { });
     MiniMr.deleteQuietly(out.resolve("work"));
     if (res.unfinished() > 0) {

@@ -123,6 +123,7 @@ class CalibrationTest {
     assertEquals("jsq-maxweight-steal", none.policy());
     assertEquals(Map.of("am.placement-wait-ms", "0"), none.settings(), "the real runs placed AMs first fit");
     assertEquals(null, none.amGrid());
+    assertEquals(Map.of(), none.capacity(), "the CapacitySchedulers as the real runs had them");
 
     Calibration.Options set = Calibration.Options.parse("--dataloc", "am.placement-wait-ms=2000,rate.learn-samples=3",
         "--dataloc-policy", "break-even", "--am-start-s", "10", "--cores", "0");
@@ -134,6 +135,8 @@ class CalibrationTest {
     Calibration.Options other = Calibration.Options.parse("--dataloc", "rate.learn-samples=3");
     assertEquals(Map.of("am.placement-wait-ms", "0", "rate.learn-samples", "3"), other.settings(),
         "a setting the command line does not name keeps the real runs' value");
+    assertEquals(Map.of("root.default.ordering-policy", "fair"),
+        Calibration.Options.parse("--capacity", "root.default.ordering-policy=fair").capacity());
 
     assertEquals("--calibrate: option '--real' needs a value",
         assertThrows(IllegalArgumentException.class, () -> Calibration.Options.parse("--real")).getMessage());

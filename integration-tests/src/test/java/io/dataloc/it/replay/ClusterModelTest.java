@@ -115,5 +115,9 @@ class ClusterModelTest {
         ReplayOptions.parse(new String[] {"--dataloc", "online-policy=break-even,assigner=flow"}).dataloc());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--dataloc", "=x"}))
         .getMessage().contains("--dataloc"));
+    assertEquals(java.util.Map.of("root.default.ordering-policy", "fair"),
+        ReplayOptions.parse(new String[] {"--capacity", "root.default.ordering-policy=fair"}).capacity());
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--capacity", "x"}))
+        .getMessage().contains("--capacity"));
   }
 }

@@ -9,7 +9,7 @@ import java.util.Set;
 /** {@code bin/dataloc-replay}'s options (its {@code --help} says what each is), each bounded, a bad one named. */
 public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int racks,
     List<String> schedulers, long seed, Path out, double amPercent, double drainSeconds, double quantum,
-    ClusterModel.Constants constants, java.util.Map<String, String> dataloc) {
+    ClusterModel.Constants constants, java.util.Map<String, String> dataloc, java.util.Map<String, String> capacity) {
 
   public static final Set<String> SCHEDULERS = Set.of("dataloc", "capacity", "capacity-tuned", "capacity-dataloc",
       "fair");
@@ -17,7 +17,7 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
   public static ReplayOptions parse(String[] args) {
     Map<String, String> m = new HashMap<>();
     Set<String> known = Set.of("trace", "hours", "nodes", "racks", "schedulers", "seed", "out", "am-percent",
-        "drain-hours", "quantum", "nic-mbit", "oversubscription", "trace-nodes", "dataloc");
+        "drain-hours", "quantum", "nic-mbit", "oversubscription", "trace-nodes", "dataloc", "capacity");
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (!a.startsWith("--") || !known.contains(a.substring(2))) {
@@ -58,11 +58,25 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
         d.reduceCpuRate(), d.writeRate(), d.amStartSeconds(), d.taskStartSeconds(), d.bytesPerReduce(),
         d.slowStart(), d.nodeMb(), traceNodes, d.sharedCores());
     return new ReplayOptions(trace, from, to, nodes, racks, schedulers, seed,
-        Path.of(m.getOrDefault("out", "target/replay")), am, drain, quantum, k, datalocSettings(m.getOrDefault("dataloc", "")));
+        Path.of(m.getOrDefault("out", "target/replay")), am, drain, quantum, k, datalocSettings(m.getOrDefault("dataloc", "")),
+        capacitySettings(m.getOrDefault("capacity", "")));
   }
 
   /** {@code KEY=VALUE,...}: Dataloc's settings without their {@code yarn.scheduler.dataloc.} prefix (checked by Dataloc at start). */
   public static java.util.Map<String, String> datalocSettings(String v) {
+    return settings("dataloc", v);
+  }
+
+  /** {@code KEY=VALUE,...}: the CapacityScheduler's settings without their {@code yarn.scheduler.capacity.} prefix. */
+  public static java.util.Map<String, String> capacitySettings(String v) {
+    return settings("capacity", v);
+  }
+
+  /**
+   * {@code KEY=VALUE,...} of option {@code --option}: settings without their {@code
+   * yarn.scheduler.OPTION.} prefix (checked by the scheduler at start).
+   */
+  static java.util.Map<String, String> settings(String option, String v) {
     java.util.Map<String, String> out = new java.util.TreeMap<>();
     for (String kv : v.split(",")) {
       if (kv.isBlank()) {
@@ -70,7 +84,7 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
       }
       int eq = kv.indexOf('=');
       if (eq <= 0 || !kv.substring(0, eq).matches("[a-z][a-z0-9.-]*")) {
-        throw new IllegalArgumentException("--dataloc: expected KEY=VALUE[,KEY=VALUE...], not '" + kv + "'");
+        throw new IllegalArgumentException("--" + option + ": expected KEY=VALUE[,KEY=VALUE...], not '" + kv + "'");
       }
       out.put(kv.substring(0, eq), kv.substring(eq + 1));
     }

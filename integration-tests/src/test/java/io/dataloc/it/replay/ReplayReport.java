@@ -30,8 +30,9 @@ public final class ReplayReport {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "{%n  \"trace\": \"%s\",%n  \"hours\": \"%d-%d\",%n  \"jobs\": %d,%n"
         + "  \"nodes\": %d,%n  \"racks\": %d,%n  \"seed\": %d,%n  \"am_percent\": %s,%n  \"constants\": \"%s\",%n"
-        + "  \"dataloc_settings\": \"%s\",%n  \"schedulers\": {%n", o.trace().getFileName(), o.fromHour(), o.toHour(),
-        jobs, o.nodes(), o.racks(), o.seed(), o.amPercent(), o.constants(), o.dataloc()));
+        + "  \"dataloc_settings\": \"%s\",%n  \"capacity_settings\": \"%s\",%n  \"schedulers\": {%n",
+        o.trace().getFileName(), o.fromHour(), o.toHour(), jobs, o.nodes(), o.racks(), o.seed(), o.amPercent(),
+        o.constants(), o.dataloc(), o.capacity()));
     for (int i = 0; i < results.size(); i++) {
       sb.append("    \"").append(results.get(i).scheduler()).append("\": ").append(results.get(i).json())
           .append(i + 1 < results.size() ? "," : "").append('\n');
@@ -100,13 +101,20 @@ public final class ReplayReport {
         + " --schedulers %s --seed %d --am-percent %s --nic-mbit %.0f --oversubscription %d --trace-nodes %d%n",
         o.trace().getFileName(), o.fromHour(), o.toHour(), o.nodes(), o.racks(), String.join(",", o.schedulers()),
         o.seed(), o.amPercent(), k.nicRate() * 8 / 1e6, k.oversubscription(), k.traceNodes()));
-    if (!o.dataloc().isEmpty()) {
-      sb.setLength(sb.length() - 1);
-      StringBuilder kv = new StringBuilder();
-      o.dataloc().forEach((key, v) -> kv.append(kv.length() == 0 ? "" : ",").append(key).append('=').append(v));
-      sb.append(" --dataloc ").append(kv).append('\n');
-    }
+    option(sb, "dataloc", o.dataloc());
+    option(sb, "capacity", o.capacity());
     return sb.toString();
+  }
+
+  /** Appends {@code --name KEY=V,...} to the command line ending {@code sb} (nothing if there are no settings). */
+  private static void option(StringBuilder sb, String name, java.util.Map<String, String> settings) {
+    if (settings.isEmpty()) {
+      return;
+    }
+    sb.setLength(sb.length() - 1);
+    StringBuilder kv = new StringBuilder();
+    settings.forEach((key, v) -> kv.append(kv.length() == 0 ? "" : ",").append(key).append('=').append(v));
+    sb.append(" --").append(name).append(' ').append(kv).append('\n');
   }
 
   private static String bin(ReplayResult r, int b) {
