@@ -250,10 +250,7 @@ public final class Calibration {
     Map<String, String> dataloc = new java.util.TreeMap<>(settings);
     dataloc.put("online-policy", policy);
     MiniMr.quiet = true;
-    Map<String, String> rm = new java.util.TreeMap<>(REAL_CLUSTER);
-    if (r.scheduler().startsWith("capacity")) {
-      capacity.forEach((key, v) -> rm.put("yarn.scheduler.capacity." + key, v));
-    }
+    Map<String, String> rm = ReplayRun.capacitySettings(r.scheduler(), capacity, REAL_CLUSTER);
     ReplayResult res = ReplayRun.run(r.scheduler(), trace, model, AM_PERCENT, 3600, 0.1, dataloc, rm,
         out.resolve("work"), s -> { });
     MiniMr.deleteQuietly(out.resolve("work"));

@@ -47,10 +47,7 @@ public final class Replay {
       ClusterModel model = new ClusterModel(o.nodes(), o.racks(), o.seed(), o.constants());
       System.err.printf(Locale.ROOT, "%s: %,d jobs of hours %d-%d on %,d nodes in %d racks, seed %d ...%n", scheduler,
           trace.size(), o.fromHour(), o.toHour(), o.nodes(), o.racks(), o.seed());
-      java.util.Map<String, String> rm = new java.util.TreeMap<>();
-      if (scheduler.startsWith("capacity")) {
-        o.capacity().forEach((key, v) -> rm.put("yarn.scheduler.capacity." + key, v));
-      }
+      java.util.Map<String, String> rm = ReplayRun.capacitySettings(scheduler, o.capacity(), java.util.Map.of());
       ReplayResult r = ReplayRun.run(scheduler, trace, model, o.amPercent(),
           3600.0 * (o.toHour() - o.fromHour() + 1) + o.drainSeconds(), o.quantum(), o.dataloc(), rm,
           o.out().resolve("work"), System.err::println);

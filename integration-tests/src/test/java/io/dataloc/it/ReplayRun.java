@@ -118,6 +118,19 @@ final class ReplayRun {
     return s;
   }
 
+  /**
+   * The ResourceManager's settings {@code base} plus, for the CapacitySchedulers ({@code capacity},
+   * {@code capacity-tuned}, {@code capacity-dataloc}), {@code capacity}'s keys under {@code
+   * yarn.scheduler.capacity.}.
+   */
+  static Map<String, String> capacitySettings(String scheduler, Map<String, String> capacity, Map<String, String> base) {
+    Map<String, String> rm = new java.util.TreeMap<>(base);
+    if (scheduler.startsWith("capacity")) {
+      capacity.forEach((key, v) -> rm.put("yarn.scheduler.capacity." + key, v));
+    }
+    return rm;
+  }
+
   static Class<? extends org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler> schedulerClass(
       String scheduler) {
     return RmBenchmark.schedulerClass(switch (scheduler) {
