@@ -28,7 +28,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * scheduler; {@code DIR/workload-PLACEMENT-locality.png}: data-local maps per scheduler), titled
  * "one run" or with the number of runs they average, legends outside the plot; and, from the per-job
  * rows of {@code DIR/jobs.csv} when present, the CDF of job completion times per scheduler
- * ({@code DIR/workload-PLACEMENT-cdf.png}).
+ * ({@code DIR/workload-PLACEMENT-cdf.png}); and, from rows that say when each job's first map started,
+ * where the job time went ({@link #phases}).
  */
 public final class WorkloadReport {
   /**
@@ -132,6 +133,7 @@ public final class WorkloadReport {
     Path jobs = dir.resolve("jobs.csv");
     if (Files.exists(jobs)) {
       cdfs(dir, jobs, data);
+      md.append(phases(dir, Files.readAllLines(jobs, StandardCharsets.UTF_8)));
     }
     Files.writeString(dir.resolve("workload.md"), md.toString(), StandardCharsets.UTF_8);
     System.out.print(md);
@@ -229,6 +231,88 @@ public final class WorkloadReport {
       BitmapEncoder.saveBitmap(c, dir.resolve("workload-" + placement.getKey() + "-cdf.png").toString(),
           BitmapEncoder.BitmapFormat.PNG);
     }
+  }
+
+  /** The four parts of a job's time, in order, as the report names them. */
+  static final String[] PHASES = {"AM wait", "AM start-up", "maps", "after the maps"};
+
+  /**
+   * Where the job time went, per placement and scheduler, every job of every run pooled: the wait
+   * from submission until the AM started ({@code am_wait_s}), the AM's start-up until its first map
+   * started ({@code first_map_s}), the maps until the last one ended ({@code map_phase_s}) and the
+   * rest until the job finished ({@code jct_s}); the four add up to the job time. A markdown table
+   * and a stacked bar chart per placement ({@code DIR/workload-PLACEMENT-phases.png}). Rows without
+   * {@code first_map_s} (runs before it was recorded) are left out; empty when none has it.
+   */
+  static String phases(Path dir, List<String> rows) throws IOException {
+    if (rows.isEmpty()) {
+      return "";
+    }
+    List<String> head = List.of(rows.get(0).split(","));
+    int[] col = {head.indexOf("label"), head.indexOf("am_wait_s"), head.indexOf("first_map_s"),
+        head.indexOf("map_phase_s"), head.indexOf("jct_s")};
+    for (int c : col) {
+      if (c < 0) {
+        return "";
+      }
+    }
+    // placement -> scheduler -> sums of the four parts, then the job count
+    Map<String, Map<String, double[]>> sums = new LinkedHashMap<>();
+    for (String row : rows.subList(1, rows.size())) {
+      String[] f = row.split(",");
+      String[] label = f[col[0]].split("/");
+      if (f.length < head.size() || label.length < 2) {
+        continue;
+      }
+      double amWait = Double.parseDouble(f[col[1]]);
+      double firstMap = Double.parseDouble(f[col[2]]);
+      double mapPhase = Double.parseDouble(f[col[3]]);
+      double jct = Double.parseDouble(f[col[4]]);
+      double[] s = sums.computeIfAbsent(label[1], k -> new LinkedHashMap<>())
+          .computeIfAbsent(label[0], k -> new double[PHASES.length + 1]);
+      s[0] += amWait;
+      s[1] += firstMap - amWait;
+      s[2] += mapPhase - firstMap;
+      s[3] += jct - mapPhase;
+      s[PHASES.length]++;
+    }
+    StringBuilder md = new StringBuilder();
+    for (var placement : sums.entrySet()) {
+      md.append("\n**").append(placement.getKey())
+          .append("**: where the job time went (mean per job, seconds, every job of every run)\n\n| scheduler | jobs |");
+      for (String p : PHASES) {
+        md.append(' ').append(p).append(" |");
+      }
+      md.append(" job time |\n|---|---|").append("---|".repeat(PHASES.length + 1)).append('\n');
+      CategoryChart c = new CategoryChartBuilder().width(960).height(520)
+          .title("Where the job time went, " + placement.getKey() + " input (mean per job)").xAxisTitle("scheduler")
+          .yAxisTitle("seconds").build();
+      c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+      c.getStyler().setStacked(true);
+      List<String> names = new ArrayList<>(placement.getValue().keySet());
+      List<List<Double>> series = new ArrayList<>();
+      for (int i = 0; i < PHASES.length; i++) {
+        series.add(new ArrayList<>());
+      }
+      for (var s : placement.getValue().entrySet()) {
+        double[] v = s.getValue();
+        double n = v[PHASES.length];
+        md.append("| ").append(s.getKey()).append(" | ").append((long) n).append(" |");
+        double total = 0;
+        for (int i = 0; i < PHASES.length; i++) {
+          md.append(' ').append(fmt(v[i] / n)).append(" |");
+          series.get(i).add(v[i] / n);
+          total += v[i] / n;
+        }
+        md.append(' ').append(fmt(total)).append(" |\n");
+      }
+      for (int i = 0; i < PHASES.length; i++) {
+        c.addSeries(PHASES[i], names, series.get(i));
+      }
+      BitmapEncoder.saveBitmap(c, dir.resolve("workload-" + placement.getKey() + "-phases.png").toString(),
+          BitmapEncoder.BitmapFormat.PNG);
+    }
+    return md.toString();
   }
 
   /** "one run", or "mean over N runs" (or "mean over 1–N runs" when schedulers ran different numbers). */

@@ -48,4 +48,26 @@ class WorkloadReportTest {
     assertEquals("mean over 1–2 runs", WorkloadReport.runs(Map.of("a", Map.of("mean", List.of(1.0, 2.0)),
         "b", Map.of("mean", List.of(1.0)))));
   }
+
+  @Test
+  void whereTheJobTimeWentAddsUpPerScheduler() throws Exception {
+    String head = "label,job,maps,arrival_s,jct_s,map_phase_s,data_local,rack_local,maps_per_host,am_host,am_wait_s,"
+        + "first_map_s";
+    List<String> rows = List.of(head,
+        // AM wait 10, start-up 30, maps 50, after 5: 95
+        "dataloc/hot/1,0,4,0.0,95.0,90.0,4,0,{node1=4},node2,10.0,40.0",
+        // AM wait 30, start-up 20, maps 40, after 15: 105
+        "dataloc/hot/2,0,2,0.0,105.0,90.0,2,0,{node1=2},node2,30.0,50.0",
+        "fair/hot/1,0,4,0.0,200.0,190.0,3,1,{node1=4},node1,100.0,130.0",
+        "fair/spread/1,0,4,0.0,60.0,50.0,4,0,{node1=4},node1,5.0,25.0");
+    String md = WorkloadReport.phases(dir, rows);
+    assertTrue(md.contains("| dataloc | 2 | 20.0 | 25.0 | 45.0 | 10.0 | 100.0 |"), md);
+    assertTrue(md.contains("| fair | 1 | 100.0 | 30.0 | 60.0 | 10.0 | 200.0 |"), md);
+    assertTrue(md.contains("| fair | 1 | 5.0 | 20.0 | 25.0 | 10.0 | 60.0 |"), md);
+    assertTrue(Files.size(dir.resolve("workload-hot-phases.png")) > 1000);
+    assertTrue(Files.size(dir.resolve("workload-spread-phases.png")) > 1000);
+    // Rows from before the first map's start was recorded give no table.
+    assertEquals("", WorkloadReport.phases(dir, List.of("label,job,maps,arrival_s,jct_s,map_phase_s,data_local,"
+        + "rack_local,maps_per_host,am_host,am_wait_s", "dataloc/hot/1,0,4,0.0,95.0,90.0,4,0,{node1=4},node2,10.0")));
+  }
 }
