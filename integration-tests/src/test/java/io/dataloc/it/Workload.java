@@ -243,6 +243,14 @@ public final class Workload {
     }
   }
 
+  /**
+   * The columns of {@code jobs.csv}, one row per job: times in seconds from its submission
+   * ({@code am_wait_s} until its AM started, {@code first_map_s} until its first map attempt
+   * started, {@code map_phase_s} until its last map ended, {@code jct_s} until it finished).
+   */
+  static final String JOBS_HEADER = "label,job,maps,arrival_s,jct_s,map_phase_s,data_local,rack_local,maps_per_host,"
+      + "am_host,am_wait_s,first_map_s";
+
   /** At most this many jobs are being submitted at once (one thread each; a run has a few dozen jobs). */
   static final int MAX_SUBMITTERS = 64;
 
@@ -322,8 +330,7 @@ public final class Workload {
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(csv, StandardCharsets.UTF_8,
         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND))) {
       if (Files.size(csv) == 0) {
-        w.println("label,job,maps,arrival_s,jct_s,map_phase_s,data_local,rack_local,maps_per_host,am_host,am_wait_s,"
-            + "first_map_s");
+        w.println(JOBS_HEADER);
       }
       for (int j = 0; j < jobs; j++) {
         JobHistoryParser.JobInfo info = history(conf, fs, submitted[j]);
@@ -337,12 +344,16 @@ public final class Workload {
             continue;
           }
           lastEnd = Math.max(lastEnd, t.getFinishTime());
+          for (JobHistoryParser.TaskAttemptInfo any : t.getAllTaskAttempts().values()) {
+            if (any.getStartTime() > 0) {
+              firstStart = Math.min(firstStart, any.getStartTime()); // failed or killed attempts too
+            }
+          }
           JobHistoryParser.TaskAttemptInfo a = info.getAllTasks().get(t.getTaskId()).getAllTaskAttempts()
               .get(t.getSuccessfulAttemptId());
           if (a == null) {
             continue;
           }
-          firstStart = Math.min(firstStart, a.getStartTime());
           String host = a.getHostname();
           hosts.merge(host, 1, Integer::sum);
           mapsPerHost.merge(host, 1, Integer::sum);
@@ -364,6 +375,7 @@ public final class Workload {
         amHosts.merge(amHost, 1, Integer::sum);
         amWaits += amWait;
         // From submission to its first map's start: the AM's wait, then its start-up until it ran a map.
+        // (A job that succeeded ran a map; without one the whole map phase counts before the first map.)
         double firstMap = firstStart == Long.MAX_VALUE ? mapPhase[j] : (firstStart - submitMs[j]) / 1000.0;
         w.println(String.format(Locale.ROOT, "%s,%d,%d,%.1f,%.1f,%.1f,%d,%d,%s,%s,%.1f,%.1f", label, j,
             specs.get(j).maps(), (submitMs[j] - t0) / 1000.0, jct[j], mapPhase[j], l, r,

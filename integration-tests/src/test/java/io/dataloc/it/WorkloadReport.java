@@ -49,6 +49,11 @@ public final class WorkloadReport {
   private static final Pattern NET = Pattern.compile("^WORKLOAD-NET label=(\\S+)/(\\S+)/(\\S+) bytes-over-links=(\\d+)");
   private static final String[] MEASURES = {"mean", "p50", "p95", "makespan", "map phase", "data-local %",
       "map s on data", "map s remote", "MB over links", "AM wait"};
+  /**
+   * The four parts of a job's time, in order: the AM's wait, then from its start to its first map's
+   * (its start-up and the scheduling of that map), the maps, and the rest.
+   */
+  private static final String[] PHASES = {"AM wait", "AM to first map", "maps", "after the maps"};
   /** The mean wait from submission to the AM's start (runs before it was measured have none). */
   private static final Pattern AM_WAIT = Pattern.compile(" am-wait-mean=([0-9.]+)");
 
@@ -132,8 +137,9 @@ public final class WorkloadReport {
     }
     Path jobs = dir.resolve("jobs.csv");
     if (Files.exists(jobs)) {
-      cdfs(dir, jobs, data);
-      md.append(phases(dir, Files.readAllLines(jobs, StandardCharsets.UTF_8)));
+      List<String> rows = Files.readAllLines(jobs, StandardCharsets.UTF_8);
+      cdfs(dir, rows, data);
+      md.append(phases(dir, rows));
     }
     Files.writeString(dir.resolve("workload.md"), md.toString(), StandardCharsets.UTF_8);
     System.out.print(md);
@@ -194,11 +200,10 @@ public final class WorkloadReport {
    * Per placement, the CDF of job completion times per scheduler, every job of every run pooled
    * ({@code DIR/workload-PLACEMENT-cdf.png}), from the per-job rows of {@code jobs.csv}.
    */
-  private static void cdfs(Path dir, Path jobs, Map<String, Map<String, Map<String, List<Double>>>> data)
+  private static void cdfs(Path dir, List<String> rows, Map<String, Map<String, Map<String, List<Double>>>> data)
       throws IOException {
     // placement -> scheduler -> job completion times
     Map<String, Map<String, List<Double>>> times = new LinkedHashMap<>();
-    List<String> rows = Files.readAllLines(jobs, StandardCharsets.UTF_8);
     for (String row : rows.subList(Math.min(1, rows.size()), rows.size())) {
       String[] f = row.split(",");
       String[] label = f[0].split("/");
@@ -233,16 +238,15 @@ public final class WorkloadReport {
     }
   }
 
-  /** The four parts of a job's time, in order, as the report names them. */
-  static final String[] PHASES = {"AM wait", "AM start-up", "maps", "after the maps"};
-
   /**
    * Where the job time went, per placement and scheduler, every job of every run pooled: the wait
-   * from submission until the AM started ({@code am_wait_s}), the AM's start-up until its first map
-   * started ({@code first_map_s}), the maps until the last one ended ({@code map_phase_s}) and the
-   * rest until the job finished ({@code jct_s}); the four add up to the job time. A markdown table
-   * and a stacked bar chart per placement ({@code DIR/workload-PLACEMENT-phases.png}). Rows without
-   * {@code first_map_s} (runs before it was recorded) are left out; empty when none has it.
+   * from submission until the AM started ({@code am_wait_s}), from then until its first map started
+   * ({@code first_map_s}: the AM's start-up and the scheduling of that map), the maps until the last
+   * one ended ({@code map_phase_s}) and the rest until the job finished ({@code jct_s}); the four add
+   * up to the job time. A markdown table and a stacked bar chart per placement ({@code
+   * DIR/workload-PLACEMENT-phases.png}). Empty for a file whose header has no {@code first_map_s}
+   * (written before it was recorded); rows shorter than the header, or whose label is not
+   * SCHEDULER/PLACEMENT/RUN, are skipped.
    */
   static String phases(Path dir, List<String> rows) throws IOException {
     if (rows.isEmpty()) {
@@ -260,8 +264,11 @@ public final class WorkloadReport {
     Map<String, Map<String, double[]>> sums = new LinkedHashMap<>();
     for (String row : rows.subList(1, rows.size())) {
       String[] f = row.split(",");
+      if (f.length < head.size()) {
+        continue;
+      }
       String[] label = f[col[0]].split("/");
-      if (f.length < head.size() || label.length < 2) {
+      if (label.length < 2) {
         continue;
       }
       double amWait = Double.parseDouble(f[col[1]]);
@@ -285,7 +292,7 @@ public final class WorkloadReport {
       }
       md.append(" job time |\n|---|---|").append("---|".repeat(PHASES.length + 1)).append('\n');
       CategoryChart c = new CategoryChartBuilder().width(960).height(520)
-          .title("Where the job time went, " + placement.getKey() + " input (mean per job)").xAxisTitle("scheduler")
+          .title("Where the job time went, " + placement.getKey() + " input (mean per job, every job of every run)").xAxisTitle("scheduler")
           .yAxisTitle("seconds").build();
       c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
       c.getStyler().setStacked(true);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The workload report from a summary: a table per placement with Dataloc's ratios to the best stock
  * scheduler, and per placement a job-time chart and a locality chart whose titles say how many runs
- * they average.
+ * they average; and, from the per-job rows, where each scheduler's job time went.
  */
 class WorkloadReportTest {
   @TempDir Path dir;
@@ -51,15 +51,16 @@ class WorkloadReportTest {
 
   @Test
   void whereTheJobTimeWentAddsUpPerScheduler() throws Exception {
-    String head = "label,job,maps,arrival_s,jct_s,map_phase_s,data_local,rack_local,maps_per_host,am_host,am_wait_s,"
-        + "first_map_s";
-    List<String> rows = List.of(head,
+    List<String> rows = List.of(Workload.JOBS_HEADER,
         // AM wait 10, start-up 30, maps 50, after 5: 95
         "dataloc/hot/1,0,4,0.0,95.0,90.0,4,0,{node1=4},node2,10.0,40.0",
         // AM wait 30, start-up 20, maps 40, after 15: 105
         "dataloc/hot/2,0,2,0.0,105.0,90.0,2,0,{node1=2},node2,30.0,50.0",
         "fair/hot/1,0,4,0.0,200.0,190.0,3,1,{node1=4},node1,100.0,130.0",
-        "fair/spread/1,0,4,0.0,60.0,50.0,4,0,{node1=4},node1,5.0,25.0");
+        "fair/spread/1,0,4,0.0,60.0,50.0,4,0,{node1=4},node1,5.0,25.0",
+        // skipped: a row short of the header, and a label without its placement
+        "fair/spread/2,0,4,0.0,600.0,500.0,4,0,{node1=4},node1,5.0",
+        "fair,0,4,0.0,600.0,500.0,4,0,{node1=4},node1,5.0,25.0");
     String md = WorkloadReport.phases(dir, rows);
     assertTrue(md.contains("| dataloc | 2 | 20.0 | 25.0 | 45.0 | 10.0 | 100.0 |"), md);
     assertTrue(md.contains("| fair | 1 | 100.0 | 30.0 | 60.0 | 10.0 | 200.0 |"), md);
