@@ -349,8 +349,7 @@ public final class Workload {
               firstStart = Math.min(firstStart, any.getStartTime()); // failed or killed attempts too
             }
           }
-          JobHistoryParser.TaskAttemptInfo a = info.getAllTasks().get(t.getTaskId()).getAllTaskAttempts()
-              .get(t.getSuccessfulAttemptId());
+          JobHistoryParser.TaskAttemptInfo a = t.getAllTaskAttempts().get(t.getSuccessfulAttemptId());
           if (a == null) {
             continue;
           }
@@ -374,7 +373,7 @@ public final class Workload {
         double amWait = am == null ? 0 : (am.getStartTime() - submitMs[j]) / 1000.0;
         amHosts.merge(amHost, 1, Integer::sum);
         amWaits += amWait;
-        // From submission to its first map's start: the AM's wait, then its start-up until it ran a map.
+        // From submission to its first map's start: the AM's wait, its start-up and that map's scheduling.
         // (A job that succeeded ran a map; without one the whole map phase counts before the first map.)
         double firstMap = firstStart == Long.MAX_VALUE ? mapPhase[j] : (firstStart - submitMs[j]) / 1000.0;
         w.println(String.format(Locale.ROOT, "%s,%d,%d,%.1f,%.1f,%.1f,%d,%d,%s,%s,%.1f,%.1f", label, j,

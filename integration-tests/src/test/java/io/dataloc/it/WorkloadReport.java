@@ -292,8 +292,8 @@ public final class WorkloadReport {
       }
       md.append(" job time |\n|---|---|").append("---|".repeat(PHASES.length + 1)).append('\n');
       CategoryChart c = new CategoryChartBuilder().width(960).height(520)
-          .title("Where the job time went, " + placement.getKey() + " input (mean per job, every job of every run)").xAxisTitle("scheduler")
-          .yAxisTitle("seconds").build();
+          .title("Where the job time went, " + placement.getKey() + " input (mean per job, every job of every run)")
+          .xAxisTitle("scheduler").yAxisTitle("seconds").build();
       c.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
       c.getStyler().setStacked(true);
       List<String> names = new ArrayList<>(placement.getValue().keySet());
