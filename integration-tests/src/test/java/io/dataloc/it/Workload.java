@@ -245,11 +245,13 @@ public final class Workload {
 
   /**
    * The columns of {@code jobs.csv}, one row per job: times in seconds from its submission
-   * ({@code am_wait_s} until its AM started, {@code first_map_s} until its first map attempt
-   * started, {@code map_phase_s} until its last map ended, {@code jct_s} until it finished).
+   * ({@code am_wait_s} until its AM started, {@code job_start_s} until the AM, registered with the
+   * ResourceManager, started the job (the history's launch time), {@code first_map_s} until its
+   * first map attempt started, {@code map_phase_s} until its last map ended, {@code jct_s} until it
+   * finished).
    */
   static final String JOBS_HEADER = "label,job,maps,arrival_s,jct_s,map_phase_s,data_local,rack_local,maps_per_host,"
-      + "am_host,am_wait_s,first_map_s";
+      + "am_host,am_wait_s,first_map_s,job_start_s";
 
   /** At most this many jobs are being submitted at once (one thread each; a run has a few dozen jobs). */
   static final int MAX_SUBMITTERS = 64;
@@ -327,6 +329,7 @@ public final class Workload {
     Map<String, Integer> mapsPerHost = new TreeMap<>();
     Map<String, Integer> amHosts = new TreeMap<>();
     double amWaits = 0;
+    long containerMs = 0; // AMs from their start to the job's end, and every map attempt
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(csv, StandardCharsets.UTF_8,
         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND))) {
       if (Files.size(csv) == 0) {
@@ -347,6 +350,9 @@ public final class Workload {
           for (JobHistoryParser.TaskAttemptInfo any : t.getAllTaskAttempts().values()) {
             if (any.getStartTime() > 0) {
               firstStart = Math.min(firstStart, any.getStartTime()); // failed or killed attempts too
+              if (any.getFinishTime() > any.getStartTime()) {
+                containerMs += any.getFinishTime() - any.getStartTime();
+              }
             }
           }
           JobHistoryParser.TaskAttemptInfo a = t.getAllTaskAttempts().get(t.getSuccessfulAttemptId());
@@ -373,12 +379,17 @@ public final class Workload {
         double amWait = am == null ? 0 : (am.getStartTime() - submitMs[j]) / 1000.0;
         amHosts.merge(amHost, 1, Integer::sum);
         amWaits += amWait;
+        if (am != null && finishMs[j] > am.getStartTime()) {
+          containerMs += finishMs[j] - am.getStartTime();
+        }
+        // Until the AM had registered and started the job (its start-up), when the history has it.
+        double jobStart = info.getLaunchTime() > 0 ? (info.getLaunchTime() - submitMs[j]) / 1000.0 : amWait;
         // From submission to its first map's start: the AM's wait, its start-up and that map's scheduling.
         // (A job that succeeded ran a map; without one the whole map phase counts before the first map.)
         double firstMap = firstStart == Long.MAX_VALUE ? mapPhase[j] : (firstStart - submitMs[j]) / 1000.0;
-        w.println(String.format(Locale.ROOT, "%s,%d,%d,%.1f,%.1f,%.1f,%d,%d,%s,%s,%.1f,%.1f", label, j,
+        w.println(String.format(Locale.ROOT, "%s,%d,%d,%.1f,%.1f,%.1f,%d,%d,%s,%s,%.1f,%.1f,%.1f", label, j,
             specs.get(j).maps(), (submitMs[j] - t0) / 1000.0, jct[j], mapPhase[j], l, r,
-            hosts.toString().replace(", ", " "), amHost, amWait, firstMap));
+            hosts.toString().replace(", ", " "), amHost, amWait, firstMap, jobStart));
       }
     }
     double[] sorted = jct.clone();
@@ -386,12 +397,13 @@ public final class Workload {
     System.out.println(String.format(Locale.ROOT,
         "WORKLOAD label=%s jobs=%d maps=%d mean=%.1f p50=%.1f p95=%.1f makespan=%.1f map-phase-mean=%.1f "
             + "data-local=%d rack-local=%d map-seconds-on-data=%.1f(n=%d) map-seconds-remote=%.1f(n=%d) "
-            + "maps-per-host=%s am-hosts=%s am-wait-mean=%.1f",
+            + "maps-per-host=%s am-hosts=%s am-wait-mean=%.1f containers-mean=%.1f",
         label, jobs, maps, Arrays.stream(jct).average().orElse(0), percentile(sorted, 0.5), percentile(sorted, 0.95),
         (lastFinish - t0) / 1000.0, Arrays.stream(mapPhase).average().orElse(0), local, rack,
         localMapSeconds.stream().mapToDouble(Double::doubleValue).average().orElse(0), localMapSeconds.size(),
         remoteMapSeconds.stream().mapToDouble(Double::doubleValue).average().orElse(0), remoteMapSeconds.size(),
-        mapsPerHost.toString().replace(", ", " "), amHosts.toString().replace(", ", " "), amWaits / jobs));
+        mapsPerHost.toString().replace(", ", " "), amHosts.toString().replace(", ", " "), amWaits / jobs,
+        lastFinish > t0 ? containerMs / (double) (lastFinish - t0) : 0));
   }
 
   /** The job's history file, which its AM leaves in the intermediate done directory as it ends. */

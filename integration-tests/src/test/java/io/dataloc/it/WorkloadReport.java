@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -48,14 +49,14 @@ public final class WorkloadReport {
       + "rack-local=(\\d+) map-seconds-on-data=([0-9.]+)\\(n=(\\d+)\\) map-seconds-remote=([0-9.]+)\\(n=(\\d+)\\)");
   private static final Pattern NET = Pattern.compile("^WORKLOAD-NET label=(\\S+)/(\\S+)/(\\S+) bytes-over-links=(\\d+)");
   private static final String[] MEASURES = {"mean", "p50", "p95", "makespan", "map phase", "data-local %",
-      "map s on data", "map s remote", "MB over links", "AM wait"};
-  /**
-   * The four parts of a job's time, in order: the AM's wait, then from its start to its first map's
-   * (its start-up and the scheduling of that map), the maps, and the rest.
-   */
-  private static final String[] PHASES = {"AM wait", "AM to first map", "maps", "after the maps"};
+      "map s on data", "map s remote", "MB over links", "AM wait", "containers at once"};
   /** The mean wait from submission to the AM's start (runs before it was measured have none). */
   private static final Pattern AM_WAIT = Pattern.compile(" am-wait-mean=([0-9.]+)");
+  /**
+   * The mean number of containers running at once over the run (AMs from their start to their job's
+   * end, and every map attempt): on a machine whose hosts share its cores, how hard they contend.
+   */
+  private static final Pattern CONTAINERS = Pattern.compile(" containers-mean=([0-9.]+)");
 
   private WorkloadReport() {}
 
@@ -83,6 +84,10 @@ public final class WorkloadReport {
         Matcher w = AM_WAIT.matcher(line);
         if (w.find()) {
           add(d, "AM wait", w.group(1));
+        }
+        Matcher c = CONTAINERS.matcher(line);
+        if (c.find()) {
+          add(d, "containers at once", c.group(1));
         }
       }
       Matcher n = NET.matcher(line);
@@ -240,57 +245,66 @@ public final class WorkloadReport {
 
   /**
    * Where the job time went, per placement and scheduler, every job of every run pooled: the wait
-   * from submission until the AM started ({@code am_wait_s}), from then until its first map started
-   * ({@code first_map_s}: the AM's start-up and the scheduling of that map), the maps until the last
-   * one ended ({@code map_phase_s}) and the rest until the job finished ({@code jct_s}); the four add
-   * up to the job time. A markdown table and a stacked bar chart per placement ({@code
-   * DIR/workload-PLACEMENT-phases.png}). Empty for a file whose header has no {@code first_map_s}
-   * (written before it was recorded); rows shorter than the header, or whose label is not
-   * SCHEDULER/PLACEMENT/RUN, are skipped.
+   * from submission until the AM started ({@code am_wait_s}); from then until the AM, registered,
+   * started the job ({@code job_start_s}: its start-up); from then until its first map started
+   * ({@code first_map_s}: the job's set-up and the scheduling and launch of that map); the maps
+   * until the last one ended ({@code map_phase_s}); and the rest until the job finished ({@code
+   * jct_s}). The parts add up to the job time. Rows written before {@code job_start_s} was recorded
+   * give four parts (the AM's start to its first map in one). A markdown table and a stacked bar
+   * chart per placement ({@code DIR/workload-PLACEMENT-phases.png}). Empty for a file whose header
+   * has no {@code first_map_s} (written before it was recorded); rows shorter than the header, or
+   * whose label is not SCHEDULER/PLACEMENT/RUN, are skipped.
    */
   static String phases(Path dir, List<String> rows) throws IOException {
     if (rows.isEmpty()) {
       return "";
     }
     List<String> head = List.of(rows.get(0).split(","));
-    int[] col = {head.indexOf("label"), head.indexOf("am_wait_s"), head.indexOf("first_map_s"),
-        head.indexOf("map_phase_s"), head.indexOf("jct_s")};
-    for (int c : col) {
-      if (c < 0) {
-        return "";
-      }
+    boolean startUp = head.contains("job_start_s");
+    // Each part ends at a column's time; the first begins at the submission.
+    String[] ends = startUp
+        ? new String[] {"am_wait_s", "job_start_s", "first_map_s", "map_phase_s", "jct_s"}
+        : new String[] {"am_wait_s", "first_map_s", "map_phase_s", "jct_s"};
+    String[] parts = startUp
+        ? new String[] {"AM wait", "AM start-up", "to first map", "maps", "after the maps"}
+        : new String[] {"AM wait", "AM to first map", "maps", "after the maps"};
+    int labelCol = head.indexOf("label");
+    int[] col = new int[ends.length];
+    for (int i = 0; i < ends.length; i++) {
+      col[i] = head.indexOf(ends[i]);
     }
-    // placement -> scheduler -> sums of the four parts, then the job count
+    if (labelCol < 0 || Arrays.stream(col).anyMatch(c -> c < 0)) {
+      return "";
+    }
+    // placement -> scheduler -> sums of the parts, then the job count
     Map<String, Map<String, double[]>> sums = new LinkedHashMap<>();
     for (String row : rows.subList(1, rows.size())) {
       String[] f = row.split(",");
       if (f.length < head.size()) {
         continue;
       }
-      String[] label = f[col[0]].split("/");
+      String[] label = f[labelCol].split("/");
       if (label.length < 2) {
         continue;
       }
-      double amWait = Double.parseDouble(f[col[1]]);
-      double firstMap = Double.parseDouble(f[col[2]]);
-      double mapPhase = Double.parseDouble(f[col[3]]);
-      double jct = Double.parseDouble(f[col[4]]);
       double[] s = sums.computeIfAbsent(label[1], k -> new LinkedHashMap<>())
-          .computeIfAbsent(label[0], k -> new double[PHASES.length + 1]);
-      s[0] += amWait;
-      s[1] += firstMap - amWait;
-      s[2] += mapPhase - firstMap;
-      s[3] += jct - mapPhase;
-      s[PHASES.length]++;
+          .computeIfAbsent(label[0], k -> new double[parts.length + 1]);
+      double before = 0;
+      for (int i = 0; i < parts.length; i++) {
+        double end = Double.parseDouble(f[col[i]]);
+        s[i] += end - before;
+        before = end;
+      }
+      s[parts.length]++;
     }
     StringBuilder md = new StringBuilder();
     for (var placement : sums.entrySet()) {
       md.append("\n**").append(placement.getKey())
           .append("**: where the job time went (mean per job, seconds, every job of every run)\n\n| scheduler | jobs |");
-      for (String p : PHASES) {
+      for (String p : parts) {
         md.append(' ').append(p).append(" |");
       }
-      md.append(" job time |\n|---|---|").append("---|".repeat(PHASES.length + 1)).append('\n');
+      md.append(" job time |\n|---|---|").append("---|".repeat(parts.length + 1)).append('\n');
       CategoryChart c = new CategoryChartBuilder().width(960).height(520)
           .title("Where the job time went, " + placement.getKey() + " input (mean per job, every job of every run)")
           .xAxisTitle("scheduler").yAxisTitle("seconds").build();
@@ -298,23 +312,23 @@ public final class WorkloadReport {
       c.getStyler().setStacked(true);
       List<String> names = new ArrayList<>(placement.getValue().keySet());
       List<List<Double>> series = new ArrayList<>();
-      for (int i = 0; i < PHASES.length; i++) {
+      for (int i = 0; i < parts.length; i++) {
         series.add(new ArrayList<>());
       }
       for (var s : placement.getValue().entrySet()) {
         double[] v = s.getValue();
-        double n = v[PHASES.length];
+        double n = v[parts.length];
         md.append("| ").append(s.getKey()).append(" | ").append((long) n).append(" |");
         double total = 0;
-        for (int i = 0; i < PHASES.length; i++) {
+        for (int i = 0; i < parts.length; i++) {
           md.append(' ').append(fmt(v[i] / n)).append(" |");
           series.get(i).add(v[i] / n);
           total += v[i] / n;
         }
         md.append(' ').append(fmt(total)).append(" |\n");
       }
-      for (int i = 0; i < PHASES.length; i++) {
-        c.addSeries(PHASES[i], names, series.get(i));
+      for (int i = 0; i < parts.length; i++) {
+        c.addSeries(parts[i], names, series.get(i));
       }
       BitmapEncoder.saveBitmap(c, dir.resolve("workload-" + placement.getKey() + "-phases.png").toString(),
           BitmapEncoder.BitmapFormat.PNG);

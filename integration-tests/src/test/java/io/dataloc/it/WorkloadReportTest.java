@@ -22,7 +22,8 @@ class WorkloadReportTest {
   private static String line(String label, double mean, int dataLocal) {
     return "WORKLOAD label=" + label + " jobs=6 maps=20 mean=" + mean + " p50=" + mean + " p95=" + (mean * 2)
         + " makespan=90.0 map-phase-mean=10.0 data-local=" + dataLocal + " rack-local=0 map-seconds-on-data=5.0(n=3)"
-        + " map-seconds-remote=9.0(n=1)";
+        + " map-seconds-remote=9.0(n=1) maps-per-host={node1=20} am-hosts={node2=6} am-wait-mean=12.0"
+        + " containers-mean=" + (dataLocal / 2.0);
   }
 
   @Test
@@ -37,6 +38,9 @@ class WorkloadReportTest {
     String md = Files.readString(dir.resolve("workload.md"));
     assertTrue(md.contains("Dataloc over the best stock scheduler: mean 0.75 (fair)"), md);
     assertTrue(md.contains("mean 0.81 (capacity)"), md);
+    // The measures after the ratios' ones: the AM wait and how many containers ran at once.
+    assertTrue(md.contains("| AM wait | containers at once |"), md);
+    assertTrue(md.contains(" | 12.0 | 9.0 |\n"), md);
     // A variant of the CapacityScheduler with Dataloc is Dataloc's, never the best stock scheduler.
     assertTrue(md.contains("capacity-dataloc-amsite over the best stock scheduler: mean 0.90 (fair)"), md);
     for (String f : new String[] {"workload-hot.png", "workload-hot-locality.png", "workload-spread.png",
@@ -52,21 +56,29 @@ class WorkloadReportTest {
   @Test
   void whereTheJobTimeWentAddsUpPerScheduler() throws Exception {
     List<String> rows = List.of(Workload.JOBS_HEADER,
-        // AM wait 10, start-up 30, maps 50, after 5: 95
-        "dataloc/hot/1,0,4,0.0,95.0,90.0,4,0,{node1=4},node2,10.0,40.0",
-        // AM wait 30, start-up 20, maps 40, after 15: 105
-        "dataloc/hot/2,0,2,0.0,105.0,90.0,2,0,{node1=2},node2,30.0,50.0",
-        "fair/hot/1,0,4,0.0,200.0,190.0,3,1,{node1=4},node1,100.0,130.0",
-        "fair/spread/1,0,4,0.0,60.0,50.0,4,0,{node1=4},node1,5.0,25.0",
+        // AM wait 10, start-up 20, to first map 10, maps 50, after 5: 95
+        "dataloc/hot/1,0,4,0.0,95.0,90.0,4,0,{node1=4},node2,10.0,40.0,30.0",
+        // AM wait 30, start-up 12, to first map 8, maps 40, after 15: 105
+        "dataloc/hot/2,0,2,0.0,105.0,90.0,2,0,{node1=2},node2,30.0,50.0,42.0",
+        "fair/hot/1,0,4,0.0,200.0,190.0,3,1,{node1=4},node1,100.0,130.0,125.0",
+        "fair/spread/1,0,4,0.0,60.0,50.0,4,0,{node1=4},node1,5.0,25.0,20.0",
         // skipped: a row short of the header, and a label without its placement
-        "fair/spread/2,0,4,0.0,600.0,500.0,4,0,{node1=4},node1,5.0",
-        "fair,0,4,0.0,600.0,500.0,4,0,{node1=4},node1,5.0,25.0");
+        "fair/spread/2,0,4,0.0,600.0,500.0,4,0,{node1=4},node1,5.0,25.0",
+        "fair,0,4,0.0,600.0,500.0,4,0,{node1=4},node1,5.0,25.0,20.0");
     String md = WorkloadReport.phases(dir, rows);
-    assertTrue(md.contains("| dataloc | 2 | 20.0 | 25.0 | 45.0 | 10.0 | 100.0 |"), md);
-    assertTrue(md.contains("| fair | 1 | 100.0 | 30.0 | 60.0 | 10.0 | 200.0 |"), md);
-    assertTrue(md.contains("| fair | 1 | 5.0 | 20.0 | 25.0 | 10.0 | 60.0 |"), md);
+    assertTrue(md.contains("| scheduler | jobs | AM wait | AM start-up | to first map | maps | after the maps |"
+        + " job time |"), md);
+    assertTrue(md.contains("| dataloc | 2 | 20.0 | 16.0 | 9.0 | 45.0 | 10.0 | 100.0 |"), md);
+    assertTrue(md.contains("| fair | 1 | 100.0 | 25.0 | 5.0 | 60.0 | 10.0 | 200.0 |"), md);
+    assertTrue(md.contains("| fair | 1 | 5.0 | 15.0 | 5.0 | 25.0 | 10.0 | 60.0 |"), md);
     assertTrue(Files.size(dir.resolve("workload-hot-phases.png")) > 1000);
     assertTrue(Files.size(dir.resolve("workload-spread-phases.png")) > 1000);
+    // Rows from before the AM's start-up was recorded: four parts, the AM's start to its first map in one.
+    String old = WorkloadReport.phases(dir, List.of("label,job,maps,arrival_s,jct_s,map_phase_s,data_local,"
+        + "rack_local,maps_per_host,am_host,am_wait_s,first_map_s", "dataloc/hot/1,0,4,0.0,95.0,90.0,4,0,{node1=4},"
+        + "node2,10.0,40.0"));
+    assertTrue(old.contains("| scheduler | jobs | AM wait | AM to first map | maps | after the maps | job time |"), old);
+    assertTrue(old.contains("| dataloc | 1 | 10.0 | 30.0 | 50.0 | 5.0 | 95.0 |"), old);
     // Rows from before the first map's start was recorded give no table.
     assertEquals("", WorkloadReport.phases(dir, List.of("label,job,maps,arrival_s,jct_s,map_phase_s,data_local,"
         + "rack_local,maps_per_host,am_host,am_wait_s", "dataloc/hot/1,0,4,0.0,95.0,90.0,4,0,{node1=4},node2,10.0")));

@@ -67,6 +67,21 @@ class WorkloadShortTest {
     assertTrue(nRemote > 0 && nOnData > 0, "some maps ran away from their data, some on it");
     assertTrue(remote / nRemote > 1.5 * (onData / nOnData),
         "a map away from its data is slower: " + remote / nRemote + " s against " + onData / nOnData + " s");
+    // Each job's times, from its submission, in the order they happen: its AM starts, the AM starts
+    // the job, its first map starts, its last map ends, it finishes.
+    List<String> jobs = Files.readAllLines(out.resolve("jobs.csv"), StandardCharsets.UTF_8);
+    List<String> head = List.of(jobs.get(0).split(","));
+    assertEquals(Workload.JOBS_HEADER, jobs.get(0));
+    assertEquals(1 + 6 * schedulers, jobs.size(), "a row per job and scheduler");
+    for (String row : jobs.subList(1, jobs.size())) {
+      String[] f = row.split(",");
+      double before = 0;
+      for (String mark : new String[] {"am_wait_s", "job_start_s", "first_map_s", "map_phase_s", "jct_s"}) {
+        double t = Double.parseDouble(f[head.indexOf(mark)]);
+        assertTrue(t >= before && t > 0, mark + " in order: " + row);
+        before = t;
+      }
+    }
     assertTrue(Files.size(out.resolve("workload-hot.png")) > 0, "the chart");
     assertTrue(Files.readString(out.resolve("workload.md")).contains("Dataloc over the best stock scheduler"));
     assertEquals("", Scripts.namespacesLeft(), "every namespace removed");
