@@ -248,7 +248,9 @@ public final class Workload {
    * ({@code am_wait_s} until its AM started, {@code job_start_s} until the AM, registered with the
    * ResourceManager, started the job (the history's launch time), {@code first_map_s} until its
    * first map attempt started, {@code map_phase_s} until its last map ended, {@code jct_s} until it
-   * finished).
+   * finished). A history without the AM's start gives {@code am_wait_s} 0, one without the job's
+   * launch gives {@code job_start_s} equal to {@code am_wait_s}, and a job without a started map
+   * (none here: each has maps) gives {@code first_map_s} equal to {@code map_phase_s}.
    */
   static final String JOBS_HEADER = "label,job,maps,arrival_s,jct_s,map_phase_s,data_local,rack_local,maps_per_host,"
       + "am_host,am_wait_s,first_map_s,job_start_s";
@@ -275,6 +277,16 @@ public final class Workload {
 
   static void run(Configuration conf, FileSystem fs, Path dir, int jobs, long seed, double meanGap,
       java.nio.file.Path csv, String label) throws Exception {
+    // Rows are appended: refuse, before any job runs, a file whose columns are not these.
+    if (Files.exists(csv) && Files.size(csv) > 0) {
+      try (var lines = Files.lines(csv, StandardCharsets.UTF_8)) {
+        String head = lines.findFirst().orElse("");
+        if (!head.equals(JOBS_HEADER)) {
+          throw new IllegalArgumentException(csv + " has other columns (" + head + "), written by another version;"
+              + " move it away or name another file for the per-job rows");
+        }
+      }
+    }
     int files = fs.listStatus(dir).length;
     List<Spec> specs = specs(jobs, seed, meanGap, files);
     Job[] submitted = new Job[jobs];
@@ -329,7 +341,8 @@ public final class Workload {
     Map<String, Integer> mapsPerHost = new TreeMap<>();
     Map<String, Integer> amHosts = new TreeMap<>();
     double amWaits = 0;
-    long containerMs = 0; // AMs from their start to the job's end, and every map attempt
+    // AMs from their start to the job's end (the first attempt's), and every map attempt (no reduces here)
+    long containerMs = 0;
     try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(csv, StandardCharsets.UTF_8,
         java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND))) {
       if (Files.size(csv) == 0) {

@@ -201,6 +201,37 @@ public final class WorkloadReport {
     BitmapEncoder.saveBitmap(l, file.resolveSibling(name).toString(), BitmapEncoder.BitmapFormat.PNG);
   }
 
+  /** A row of {@code jobs.csv}: its scheduler and placement (from its label) and some of its columns' values. */
+  private record JobRow(String scheduler, String placement, double[] values) {}
+
+  /**
+   * The rows of {@code jobs.csv} (header first) with the values of the named columns, in that order,
+   * found by the header's names: none when the header lacks one of them (a file written before it
+   * was recorded) or the label. Rows shorter than the header, or whose label is not SCHEDULER/PLACEMENT/RUN, are
+   * skipped.
+   */
+  private static List<JobRow> jobRows(List<String> rows, String... columns) {
+    List<JobRow> out = new ArrayList<>();
+    if (rows.isEmpty()) {
+      return out;
+    }
+    List<String> head = List.of(rows.get(0).split(","));
+    int label = head.indexOf("label");
+    int[] col = Arrays.stream(columns).mapToInt(head::indexOf).toArray();
+    if (label < 0 || Arrays.stream(col).anyMatch(c -> c < 0)) {
+      return out;
+    }
+    for (String row : rows.subList(1, rows.size())) {
+      String[] f = row.split(",");
+      String[] l = f.length < head.size() ? new String[0] : f[label].split("/");
+      if (l.length < 2) {
+        continue;
+      }
+      out.add(new JobRow(l[0], l[1], Arrays.stream(col).mapToDouble(c -> Double.parseDouble(f[c])).toArray()));
+    }
+    return out;
+  }
+
   /**
    * Per placement, the CDF of job completion times per scheduler, every job of every run pooled
    * ({@code DIR/workload-PLACEMENT-cdf.png}), from the per-job rows of {@code jobs.csv}.
@@ -209,14 +240,9 @@ public final class WorkloadReport {
       throws IOException {
     // placement -> scheduler -> job completion times
     Map<String, Map<String, List<Double>>> times = new LinkedHashMap<>();
-    for (String row : rows.subList(Math.min(1, rows.size()), rows.size())) {
-      String[] f = row.split(",");
-      String[] label = f[0].split("/");
-      if (f.length < 5 || label.length < 2) {
-        continue;
-      }
-      times.computeIfAbsent(label[1], k -> new LinkedHashMap<>()).computeIfAbsent(label[0], k -> new ArrayList<>())
-          .add(Double.parseDouble(f[4]));
+    for (JobRow r : jobRows(rows, "jct_s")) {
+      times.computeIfAbsent(r.placement(), k -> new LinkedHashMap<>())
+          .computeIfAbsent(r.scheduler(), k -> new ArrayList<>()).add(r.values()[0]);
     }
     for (var placement : times.entrySet()) {
       String runs = data.containsKey(placement.getKey()) ? runs(data.get(placement.getKey())) : "all runs";
@@ -256,11 +282,7 @@ public final class WorkloadReport {
    * whose label is not SCHEDULER/PLACEMENT/RUN, are skipped.
    */
   static String phases(Path dir, List<String> rows) throws IOException {
-    if (rows.isEmpty()) {
-      return "";
-    }
-    List<String> head = List.of(rows.get(0).split(","));
-    boolean startUp = head.contains("job_start_s");
+    boolean startUp = !rows.isEmpty() && List.of(rows.get(0).split(",")).contains("job_start_s");
     // Each part ends at a column's time; the first begins at the submission.
     String[] ends = startUp
         ? new String[] {"am_wait_s", "job_start_s", "first_map_s", "map_phase_s", "jct_s"}
@@ -268,32 +290,15 @@ public final class WorkloadReport {
     String[] parts = startUp
         ? new String[] {"AM wait", "AM start-up", "to first map", "maps", "after the maps"}
         : new String[] {"AM wait", "AM to first map", "maps", "after the maps"};
-    int labelCol = head.indexOf("label");
-    int[] col = new int[ends.length];
-    for (int i = 0; i < ends.length; i++) {
-      col[i] = head.indexOf(ends[i]);
-    }
-    if (labelCol < 0 || Arrays.stream(col).anyMatch(c -> c < 0)) {
-      return "";
-    }
     // placement -> scheduler -> sums of the parts, then the job count
     Map<String, Map<String, double[]>> sums = new LinkedHashMap<>();
-    for (String row : rows.subList(1, rows.size())) {
-      String[] f = row.split(",");
-      if (f.length < head.size()) {
-        continue;
-      }
-      String[] label = f[labelCol].split("/");
-      if (label.length < 2) {
-        continue;
-      }
-      double[] s = sums.computeIfAbsent(label[1], k -> new LinkedHashMap<>())
-          .computeIfAbsent(label[0], k -> new double[parts.length + 1]);
+    for (JobRow r : jobRows(rows, ends)) {
+      double[] s = sums.computeIfAbsent(r.placement(), k -> new LinkedHashMap<>())
+          .computeIfAbsent(r.scheduler(), k -> new double[parts.length + 1]);
       double before = 0;
       for (int i = 0; i < parts.length; i++) {
-        double end = Double.parseDouble(f[col[i]]);
-        s[i] += end - before;
-        before = end;
+        s[i] += r.values()[i] - before;
+        before = r.values()[i];
       }
       s[parts.length]++;
     }

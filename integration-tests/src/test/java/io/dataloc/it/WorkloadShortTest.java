@@ -19,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * --placements hot}): every scheduler runs the same six jobs over hot-spot input behind 20 Mbit/s
  * links, each on a fresh cluster of namespaced hosts. Checks what must hold whatever the times:
  * every job of every scheduler succeeds, each map counted once, the jobs' own timings show that a
- * map away from its data is slower than one on it (the network costs), and the report and charts
- * are written. The times themselves are measured, not asserted (README: "Jobs on a network that
+ * map away from its data is slower than one on it (the network costs), each job's times come in the
+ * order they happen (its AM starts, starts the job, the first map starts, the last ends, the job
+ * ends), and the report and charts are written. The times themselves are measured, not asserted (README: "Jobs on a network that
  * costs"). Skipped where namespaces cannot be made.
  */
 @Tag("network")
