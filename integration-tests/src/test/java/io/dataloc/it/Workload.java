@@ -255,6 +255,12 @@ public final class Workload {
   static final String JOBS_HEADER = "label,job,maps,arrival_s,jct_s,map_phase_s,data_local,rack_local,maps_per_host,"
       + "am_host,am_wait_s,first_map_s,job_start_s";
 
+  /**
+   * The columns of {@code jobs.csv} that time a job from its submission, in the order the moments
+   * come: its AM starts, the AM starts the job, its first map starts, its last map ends, it ends.
+   */
+  static final List<String> JOB_TIMES = List.of("am_wait_s", "job_start_s", "first_map_s", "map_phase_s", "jct_s");
+
   /** At most this many jobs are being submitted at once (one thread each; a run has a few dozen jobs). */
   static final int MAX_SUBMITTERS = 64;
 

@@ -50,6 +50,9 @@ public final class WorkloadReport {
   private static final Pattern NET = Pattern.compile("^WORKLOAD-NET label=(\\S+)/(\\S+)/(\\S+) bytes-over-links=(\\d+)");
   private static final String[] MEASURES = {"mean", "p50", "p95", "makespan", "map phase", "data-local %",
       "map s on data", "map s remote", "MB over links", "AM wait", "containers at once"};
+  /** The name of the part of a job's time that ends at each of its times ({@link Workload#JOB_TIMES}). */
+  private static final Map<String, String> PARTS = Map.of("am_wait_s", "AM wait", "job_start_s", "AM start-up",
+      "first_map_s", "to first map", "map_phase_s", "maps", "jct_s", "after the maps");
   /** The mean wait from submission to the AM's start (runs before it was measured have none). */
   private static final Pattern AM_WAIT = Pattern.compile(" am-wait-mean=([0-9.]+)");
   /**
@@ -207,8 +210,8 @@ public final class WorkloadReport {
   /**
    * The rows of {@code jobs.csv} (header first) with the values of the named columns, in that order,
    * found by the header's names: none when the header lacks one of them (a file written before it
-   * was recorded) or the label. Rows shorter than the header, or whose label is not SCHEDULER/PLACEMENT/RUN, are
-   * skipped.
+   * was recorded) or the label. Rows shorter than the header, or whose label is not
+   * SCHEDULER/PLACEMENT/RUN, are skipped.
    */
   private static List<JobRow> jobRows(List<String> rows, String... columns) {
     List<JobRow> out = new ArrayList<>();
@@ -282,17 +285,18 @@ public final class WorkloadReport {
    * whose label is not SCHEDULER/PLACEMENT/RUN, are skipped.
    */
   static String phases(Path dir, List<String> rows) throws IOException {
+    // Each part ends at one of the job's times; the first begins at its submission. Files written
+    // before the job's start was recorded put the AM's start-up and the first map's wait in one part.
     boolean startUp = !rows.isEmpty() && List.of(rows.get(0).split(",")).contains("job_start_s");
-    // Each part ends at a column's time; the first begins at the submission.
-    String[] ends = startUp
-        ? new String[] {"am_wait_s", "job_start_s", "first_map_s", "map_phase_s", "jct_s"}
-        : new String[] {"am_wait_s", "first_map_s", "map_phase_s", "jct_s"};
-    String[] parts = startUp
-        ? new String[] {"AM wait", "AM start-up", "to first map", "maps", "after the maps"}
-        : new String[] {"AM wait", "AM to first map", "maps", "after the maps"};
+    List<String> ends = new ArrayList<>(Workload.JOB_TIMES);
+    if (!startUp) {
+      ends.remove("job_start_s");
+    }
+    String[] parts = ends.stream().map(e -> !startUp && e.equals("first_map_s") ? "AM to first map" : PARTS.get(e))
+        .toArray(String[]::new);
     // placement -> scheduler -> sums of the parts, then the job count
     Map<String, Map<String, double[]>> sums = new LinkedHashMap<>();
-    for (JobRow r : jobRows(rows, ends)) {
+    for (JobRow r : jobRows(rows, ends.toArray(String[]::new))) {
       double[] s = sums.computeIfAbsent(r.placement(), k -> new LinkedHashMap<>())
           .computeIfAbsent(r.scheduler(), k -> new double[parts.length + 1]);
       double before = 0;

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * every job of every scheduler succeeds, each map counted once, the jobs' own timings show that a
  * map away from its data is slower than one on it (the network costs), each job's times come in the
  * order they happen (its AM starts, starts the job, the first map starts, the last ends, the job
- * ends), and the report and charts are written. The times themselves are measured, not asserted (README: "Jobs on a network that
- * costs"). Skipped where namespaces cannot be made.
+ * ends), and the report and charts are written. The times themselves are measured, not asserted
+ * (README: "Jobs on a network that costs"). Skipped where namespaces cannot be made.
  */
 @Tag("network")
 class WorkloadShortTest {
@@ -77,7 +77,7 @@ class WorkloadShortTest {
     for (String row : jobs.subList(1, jobs.size())) {
       String[] f = row.split(",");
       double before = 0;
-      for (String mark : new String[] {"am_wait_s", "job_start_s", "first_map_s", "map_phase_s", "jct_s"}) {
+      for (String mark : Workload.JOB_TIMES) {
         double t = Double.parseDouble(f[head.indexOf(mark)]);
         assertTrue(t >= before && t > 0, mark + " in order: " + row);
         before = t;
