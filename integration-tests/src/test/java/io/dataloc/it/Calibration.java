@@ -7,6 +7,7 @@ import io.dataloc.it.replay.SwimTrace;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -96,21 +97,20 @@ public final class Calibration {
           default -> throw new IllegalArgumentException("--calibrate: unknown option '" + args[i] + "'");
         }
       }
-      return new Options(real, out, amGrid, taskGrid, cores, policy, Map.copyOf(settings), Map.copyOf(capacity));
+      // Sorted, so that the report names them in one order.
+      return new Options(real, out, amGrid, taskGrid, cores, policy, Collections.unmodifiableMap(settings),
+          Collections.unmodifiableMap(capacity));
     }
   }
 
   public static void main(String[] args) throws Exception {
     Options o = Options.parse(args);
-    Path real = o.real();
     Path out = o.out();
+    double cores = o.cores();
     List<Double> amGrid = o.amGrid();
     List<Double> taskGrid = o.taskGrid();
-    double cores = o.cores();
-    String policy = o.policy();
-    Map<String, String> settings = new TreeMap<>(o.settings());
-    Path summary = real.resolveSibling("summary.txt");
-    List<Run> runs = readRuns(real);
+    Path summary = o.real().resolveSibling("summary.txt");
+    List<Run> runs = readRuns(o.real());
     double localMap = localMapSeconds(summary);
     ClusterModel.Constants base = ClusterModel.Constants.defaults();
     if (taskGrid == null) {
@@ -132,7 +132,7 @@ public final class Calibration {
     StringBuilder fit = new StringBuilder();
     boolean anySpread = runs.stream().anyMatch(r -> r.placement().equals("spread"));
     if (!anySpread && amGrid.size() * taskGrid.size() > 1) {
-      throw new IllegalArgumentException("--calibrate: no spread runs in " + real
+      throw new IllegalArgumentException("--calibrate: no spread runs in " + o.real()
           + " to fit the start times on: give one of each with --am-start-s S --task-start-s T");
     }
     for (double am : anySpread ? amGrid : List.<Double>of()) {
@@ -141,7 +141,7 @@ public final class Calibration {
         int n = 0;
         for (Run r : runs) {
           if (r.placement().equals("spread")) {
-            double m = model(r, constants(ts, am, cores), policy, settings, o.capacity(), out).mean();
+            double m = model(r, constants(ts, am, cores), o).mean();
             err += (m - r.mean()) * (m - r.mean());
             n++;
           }
@@ -165,7 +165,7 @@ public final class Calibration {
         "label,job,maps,arrival_s,jct_s,data_local,rack_local,maps_per_host,am_host,am_wait_s"));
     Map<String, Map<String, double[]>> byPlacement = new TreeMap<>();
     for (Run r : runs) {
-      Modelled mod = model(r, k, policy, settings, o.capacity(), out);
+      Modelled mod = model(r, k, o);
       double m = mod.mean();
       for (ReplayResult.JobTime j : mod.jobs()) {
         jobsCsv.add(jobRow(r.scheduler() + "/" + r.placement() + "/" + r.seed(), j));
@@ -182,8 +182,8 @@ public final class Calibration {
     Files.write(out.resolve("calibration.csv"), csv);
     Files.write(out.resolve("model-jobs.csv"), jobsCsv);
     String md = report(byPlacement, localMap, taskStart, bestAm, cores, fit.toString(), runs.size(),
-        policy + ", with " + settings + (o.capacity().isEmpty() ? "" : "\n- the CapacitySchedulers in the model with "
-            + o.capacity() + " (a what-if: the real runs ran without)"));
+        o.policy() + ", with " + o.settings() + (o.capacity().isEmpty() ? ""
+            : "\n- the CapacitySchedulers in the model with " + o.capacity() + " (a what-if: the real runs ran without)"));
     Files.writeString(out.resolve("calibration.md"), md);
     System.out.println(md);
   }
@@ -242,15 +242,15 @@ public final class Calibration {
   /** What the model gave for one run: mean job time, node-local fraction of maps, mean AM wait. */
   record Modelled(double mean, double nodeLocal, double amWait, List<ReplayResult.JobTime> jobs) {}
 
-  /** The model's run of a real run's scheduler, placement and seed. */
-  private static Modelled model(Run r, ClusterModel.Constants k, String policy, Map<String, String> settings,
-      Map<String, String> capacity, Path out) throws Exception {
+  /** The model's run of a real run's scheduler, placement and seed, with the command line's settings. */
+  private static Modelled model(Run r, ClusterModel.Constants k, Options o) throws Exception {
+    Path out = o.out();
     ClusterModel model = new ClusterModel(4, 2, r.seed(), k);
     List<SwimTrace.Job> trace = workload(model, r.placement(), r.seed(), r.arrivals());
-    Map<String, String> dataloc = new java.util.TreeMap<>(settings);
-    dataloc.put("online-policy", policy);
+    Map<String, String> dataloc = new TreeMap<>(o.settings());
+    dataloc.put("online-policy", o.policy());
     MiniMr.quiet = true;
-    Map<String, String> rm = ReplayRun.capacitySettings(r.scheduler(), capacity, REAL_CLUSTER);
+    Map<String, String> rm = ReplayRun.capacitySettings(r.scheduler(), o.capacity(), REAL_CLUSTER);
     ReplayResult res = ReplayRun.run(r.scheduler(), trace, model, AM_PERCENT, 3600, 0.1, dataloc, rm,
         out.resolve("work"), s -> { });
     MiniMr.deleteQuietly(out.resolve("work"));

@@ -170,6 +170,9 @@ final class ReplayRun {
     try (MiniMr c = MiniMr.start(schedulerClass(scheduler), settings, model.topology(), k.nodeMb(), dir)) {
       clusterTimestamp(CLUSTER_TIMESTAMP); // after the start, which takes the wall clock's
       ControlledClock clock = new ControlledClock();
+      // The virtual second 0 sits just after the wall-clock now because parts of the RM outside the
+      // scheduler stamp applications with the wall clock; a fixed base could fall before those
+      // stamps. Every decision reads only differences from the base, so the run stays the same.
       long base = System.currentTimeMillis() + 1000;
       clock.setTime(base);
       ((AbstractYarnScheduler<?, ?>) c.rm.getResourceScheduler()).setClock(clock);
