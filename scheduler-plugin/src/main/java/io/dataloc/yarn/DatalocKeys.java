@@ -213,6 +213,11 @@ public final class DatalocKeys {
   public static final Key AM_PLACEMENT_WAIT = new Key("am.placement-wait-ms", "2000", "0..600000 (0: first fit)",
       "an ApplicationMaster declines room on a node whose data live maps need more than a node with room has, for at "
           + "most this long, then takes any room").unit("ms");
+  public static final Key HEARTBEAT_MAX_CONTAINERS = new Key("heartbeat.max-containers", "0",
+      "0..10000 (0: as many as fit)",
+      "most containers one node heartbeat hands out, ApplicationMasters, maps and other work together, as the "
+          + "CapacityScheduler's per-node-heartbeat.maximum-container-assignments and the FairScheduler's "
+          + "assignmultiple (off: one) pace them; the rest wait for the node's next heartbeat").unit("containers");
   public static final Key AM_ADMISSION = new Key("am.admission-ordering", "fifo", String.join(", ", JobOrderings.names()),
       "which waiting ApplicationMaster the AM limit lets in next, among those of the highest application priority "
           + "(fifo: submission order, as the stock schedulers; bid: the highest wait over size, the job's maps, "
@@ -249,14 +254,14 @@ public final class DatalocKeys {
   /** Keys of the standalone scheduler only: inside the CapacityScheduler its own settings rule (refused there). */
   public static final List<Key> STANDALONE_ONLY = List.of(ORDERING, AM_RESOURCE_PERCENT,
       AM_ADMISSION, STARVATION, RESOURCE_CALCULATOR, ACL_SUBMIT, ACL_ADMINISTER, ACL_MAX_PRIORITY,
-      NODE_DELAY, RACK_DELAY);
+      NODE_DELAY, RACK_DELAY, HEARTBEAT_MAX_CONTAINERS);
 
   public static final List<Key> KEYS = List.of(ASSIGNER, FALLBACK_ASSIGNER, POLICY, ORDERING, COST_LOCAL, COST_RACK,
       COST_REMOTE, COST_CONGESTION, COST_LINK_CONGESTION, COST_LEARN_SAMPLES, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES,
       PLAN_BUDGET, PLAN_MAX_TASKS, SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
       MAX_HOSTS_PER_SPLIT, MAX_HOST_LENGTH, MAX_LISTING, MAX_JOB_CONF_BYTES, STAGING_ROOT, PLACEMENT_THREADS,
       PLACEMENT_MAX_WAITING, MAX_BYTES_IN_FLIGHT, ONLINE_MAX_PENDING, AM_RESOURCE_PERCENT, AM_PLACEMENT_WAIT, AM_ADMISSION,
-      STARVATION, RECOVERY, RESOURCE_CALCULATOR,
+      HEARTBEAT_MAX_CONTAINERS, STARVATION, RECOVERY, RESOURCE_CALCULATOR,
       ACL_SUBMIT, ACL_ADMINISTER, ACL_MAX_PRIORITY, CS_MAX_WAIT, CS_QUEUES);
 
   private DatalocKeys() {}

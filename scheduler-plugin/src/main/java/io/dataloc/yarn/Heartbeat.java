@@ -8,17 +8,18 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.common.fica.FiCaS
 /**
  * One node heartbeat's scheduling, after YARN has processed its container updates (under the
  * scheduler's monitor): the engine's clock and the node's state first, the changed asks
- * reconciled, then containers until the node is full or nothing fits — AMs (within the AM limit)
- * and the work of applications not waiting for maps first; then the engine's maps; then what is
- * left (reduces, retried maps) of applications still waiting for maps, so a reduce never takes the
- * container one of its job's maps could have had. A node being decommissioned gracefully or in a
- * labelled partition takes no new container. (YARN also shrinks a decommissioning node to what it
- * runs, by an event sent from the heartbeat: no room should show, but nothing here counts on the
- * event having arrived.)
+ * reconciled, then containers until the node is full, nothing fits or
+ * {@code heartbeat.max-containers} have been handed out — AMs (within the AM limit) and the work of
+ * applications not waiting for maps first; then the engine's maps; then what is left (reduces,
+ * retried maps) of applications still waiting for maps, so a reduce never takes the container one
+ * of its job's maps could have had. A node being decommissioned gracefully or in a labelled
+ * partition takes no new container. (YARN also shrinks a decommissioning node to what it runs, by
+ * an event sent from the heartbeat: no room should show, but nothing here counts on the event
+ * having arrived.)
  */
 final class Heartbeat {
-  /** Bound on the containers one heartbeat may hand out. */
-  private static final int MAX_CONTAINERS = 10_000;
+  /** Bound on the containers one heartbeat may hand out (and on {@code heartbeat.max-containers}). */
+  static final int MAX_CONTAINERS = 10_000;
 
   private final SchedulerContext ctx;
   private final Containment containment;
@@ -74,7 +75,9 @@ final class Heartbeat {
       otherWork.sweep();
     }
     boolean closed = EngineNodes.decommissioning(node) || NodeSizes.labelled(node);
-    for (int n = 0; n < MAX_CONTAINERS && !closed && room.sizes().fits(node, minimumAllocation.get()); n++) {
+    int paced = ctx.settings().heartbeatMaxContainers();
+    int most = paced == 0 ? MAX_CONTAINERS : paced;
+    for (int n = 0; n < most && !closed && room.sizes().fits(node, minimumAllocation.get()); n++) {
       ctx.working(null);
       boolean served = otherWork.assign(node, engineOn, true);
       holds.mark("hb: AMs and other work");

@@ -41,13 +41,14 @@ public final class Settings {
   private final String amAdmission;
   private final long csMaxWaitMs;
   private final Set<String> csQueues;
+  private final int heartbeatMaxContainers;
 
   public Settings(String assigner, String fallbackAssigner, String policy, String ordering, CostModel cost,
       long alpha, long beta, long gamma, int learnSamples, long planBudgetMs, int planMaxTasks, Set<String> sources,
       String hintEnv, long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed, PlacementBounds bounds,
       long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds, long recoveryMs,
       int costLearnSamples, boolean dominantResources, String aclMaxPriority, long amPlacementWaitMs,
-      String amAdmission, long csMaxWaitMs, Set<String> csQueues) {
+      String amAdmission, long csMaxWaitMs, Set<String> csQueues, int heartbeatMaxContainers) {
     this.assigner = assigner;
     this.fallbackAssigner = fallbackAssigner;
     this.policy = policy;
@@ -79,6 +80,7 @@ public final class Settings {
     this.amAdmission = amAdmission;
     this.csMaxWaitMs = csMaxWaitMs;
     this.csQueues = csQueues;
+    this.heartbeatMaxContainers = heartbeatMaxContainers;
   }
 
   public String assigner() {
@@ -205,6 +207,11 @@ public final class Settings {
     return csQueues;
   }
 
+  /** Most containers one node heartbeat hands out; 0: as many as fit. */
+  public int heartbeatMaxContainers() {
+    return heartbeatMaxContainers;
+  }
+
   /** Whether a request key is MapReduce's map key ({@code map-priority}; any allocation request id). */
   public boolean isMapKey(org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey key) {
     return key != null && key.getPriority() != null && key.getPriority().getPriority() == mapPriority;
@@ -259,12 +266,13 @@ public final class Settings {
         && amPlacementWaitMs == that.amPlacementWaitMs
         && Objects.equals(amAdmission, that.amAdmission)
         && csMaxWaitMs == that.csMaxWaitMs
-        && Objects.equals(csQueues, that.csQueues);
+        && Objects.equals(csQueues, that.csQueues)
+        && heartbeatMaxContainers == that.heartbeatMaxContainers;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(assigner, fallbackAssigner, policy, ordering, cost, alpha, beta, gamma, learnSamples, planBudgetMs, planMaxTasks, sources, hintEnv, readTimeoutMs, mapPriority, nodeDelay, rackDelay, seed, bounds, amResourcePermille, aclSubmit, aclAdminister, starvationRounds, recoveryMs, costLearnSamples, dominantResources, aclMaxPriority, amPlacementWaitMs, amAdmission, csMaxWaitMs, csQueues);
+    return Objects.hash(assigner, fallbackAssigner, policy, ordering, cost, alpha, beta, gamma, learnSamples, planBudgetMs, planMaxTasks, sources, hintEnv, readTimeoutMs, mapPriority, nodeDelay, rackDelay, seed, bounds, amResourcePermille, aclSubmit, aclAdminister, starvationRounds, recoveryMs, costLearnSamples, dominantResources, aclMaxPriority, amPlacementWaitMs, amAdmission, csMaxWaitMs, csQueues, heartbeatMaxContainers);
   }
 
   @Override
@@ -299,6 +307,7 @@ public final class Settings {
         + ", amPlacementWaitMs=" + amPlacementWaitMs
         + ", amAdmission=" + amAdmission
         + ", csMaxWaitMs=" + csMaxWaitMs
-        + ", csQueues=" + csQueues + "]";
+        + ", csQueues=" + csQueues
+        + ", heartbeatMaxContainers=" + heartbeatMaxContainers + "]";
   }
 }

@@ -53,6 +53,7 @@ class DatalocConfigurationTest {
     INVALID.put("maximum-am-resource-percent", "1.5");
     INVALID.put("am.placement-wait-ms", "600001");
     INVALID.put("am.admission-ordering", "sjf");
+    INVALID.put("heartbeat.max-containers", "10001");
     INVALID.put("online.starvation-rounds", "-1");
     INVALID.put("error.recovery-ms", "-5");
     INVALID.put("cost.learn-samples", "-1");
