@@ -35,8 +35,9 @@ class PlanSlotsTest {
       c.rm.drainEvents();
       c.rm.waitForState(app.getCurrentAppAttempt().getAppAttemptId(), RMAppAttemptState.ALLOCATED);
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
-      String pending = s.reports().describePending(app.getApplicationId());
-      assertTrue(pending.contains("h1[slots 3,"), "h1 holds the AM and three map slots: " + pending);
+      Map<String, Object> why = s.waitReports().of(app.getApplicationId()).asMap();
+      assertTrue(((List<?>) why.get("pendingAt")).stream().anyMatch(q -> "h1".equals(((Map<?, ?>) q).get("node"))
+          && Integer.valueOf(3).equals(((Map<?, ?>) q).get("slots"))), "h1 holds the AM and three map slots: " + why);
     }
   }
 }

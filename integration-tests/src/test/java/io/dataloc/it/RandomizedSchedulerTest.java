@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.dataloc.yarn.LocalityScheduler;
+import io.dataloc.yarn.WaitReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceOption;
@@ -211,7 +213,7 @@ class RandomizedSchedulerTest {
         }
         for (MrJob j : jobs) {
           assertTrue(j.finished(), "a job was starved (" + j.describe() + "; "
-              + s.reports().describePending(j.am.getApplicationAttemptId().getApplicationId()) + "; nodes " + nodeStates(c, s)
+              + waits(s, j.am.getApplicationAttemptId().getApplicationId()) + "; nodes " + nodeStates(c, s)
               + "; scheduler " + s.reports().jobs() + ")");
         }
         for (RMApp app : killed) {
@@ -440,6 +442,12 @@ class RandomizedSchedulerTest {
         forgetSize(h);
       }
     }
+  }
+
+  /** Why the application waits, or that the scheduler no longer knows it. */
+  private static String waits(LocalityScheduler s, ApplicationId id) {
+    WaitReport r = s.waitReports().of(id);
+    return r == null ? "no report" : r.asMap().toString();
   }
 
   private static String nodeStates(MiniMr c, LocalityScheduler s) {

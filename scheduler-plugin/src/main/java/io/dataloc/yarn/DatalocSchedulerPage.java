@@ -78,9 +78,12 @@ public class DatalocSchedulerPage extends RmView {
       html.h3("Map containers per minute by locality, last hour");
       // Raw markup: the chart holds numbers and fixed words only, never a user's text.
       html.div("#dataloc-chart")._r(LocalityChart.svg(s.reports().localityLastHour())).__();
+      // Each job with its waits, from one hold of the plan lock.
       Map<String, WaitReport> why = new HashMap<>();
+      List<JobReport> jobs = new ArrayList<>();
       for (WaitReport w : s.waitReports().all()) {
         why.put(w.application(), w);
+        jobs.add(w.job());
       }
       html.h3("Jobs");
       Hamlet.TBODY<Hamlet.TABLE<Hamlet>> body = html.table("#dataloc-jobs").thead().tr()
@@ -89,7 +92,7 @@ public class DatalocSchedulerPage extends RmView {
           .th("Running").th("Maps ran on").th("Why waiting").th("Note").__().__().tbody();
       // Each job's details over REST, where Dataloc's web services are installed.
       boolean rest = HAS_WEB_SERVICES && WEB_SERVICES.equals(rm.getConfig().getTrimmed(WEB_SERVICES_KEY));
-      for (JobReport j : visibleTo(s.reports().jobs(), request().getRemoteUser(),
+      for (JobReport j : visibleTo(jobs, request().getRemoteUser(),
           AppViewAccess.of(rm.getConfig(), rm.getApplicationACLsManager()))) {
         WaitReport w = why.get(j.application());
         body.tr().td(j.application()).td(j.user()).td(j.phase()).td(j.source()).td(j.planner())
@@ -97,8 +100,8 @@ public class DatalocSchedulerPage extends RmView {
             .td(j.plan() == null ? "-" : Units.format(j.plan().lowerBound()))
             .td(String.format(Locale.ROOT, "%.1f", j.planMillis())).td(String.valueOf(j.nodeLocal()))
             .td(String.valueOf(j.rackLocal())).td(String.valueOf(j.offSwitch())).td(String.valueOf(j.pending()))
-            .td(String.valueOf(j.running())).td(w == null ? "" : w.ranOn(4))
-            .td().__(w == null ? "" : w.summary() + " ")
+            .td(String.valueOf(j.running())).td(w.ranOn(4))
+            .td().__(w.summary() + " ")
             .a(rest ? "/ws/v1/cluster/scheduler/dataloc/apps/" + j.application() : "#", rest ? "details" : "").__()
             .td(publicNote(j.note())).__();
       }

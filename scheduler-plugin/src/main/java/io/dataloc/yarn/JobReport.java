@@ -1,9 +1,14 @@
 package io.dataloc.yarn;
 
+import io.dataloc.core.engine.JobState;
 import io.dataloc.core.model.Evaluation;
 import java.util.Objects;
 
-/** One job as the scheduler page shows it: its state, its plan, where its maps ran, and why the last one did. */
+/**
+ * One job as the scheduler page shows it: its state, its plan, where its maps ran, and why the last
+ * one did. The one copy of an application's facts for reports ({@link #of}); a {@link WaitReport}
+ * holds one.
+ */
 public final class JobReport {
   private final String application;
   private final String user;
@@ -39,6 +44,13 @@ public final class JobReport {
     this.running = running;
     this.note = note;
     this.lastReason = lastReason;
+  }
+
+  /** The application's facts as they stand; {@code job} is its engine job, or null before it has one. */
+  static JobReport of(DatalocApp a, JobState job) {
+    return new JobReport(a.id.toString(), a.user, a.phaseName(), a.source, a.planner, a.tasks, a.plan, a.planMillis,
+        a.nodeLocal, a.rackLocal, a.offSwitch, job == null ? 0 : job.pending(), job == null ? 0 : job.running(),
+        a.note, a.lastReason);
   }
 
   public String application() {

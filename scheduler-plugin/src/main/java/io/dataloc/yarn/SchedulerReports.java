@@ -4,9 +4,6 @@ import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.JobState;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import org.apache.hadoop.yarn.api.records.ApplicationId;
 
 /**
  * Read-only views of the scheduler's state for its web page, benchmarks, soak runs and tests; each
@@ -27,10 +24,7 @@ public final class SchedulerReports {
       DecisionEngine engine = ctx.engine();
       List<JobReport> out = new ArrayList<>();
       for (DatalocApp a : ctx.apps().all()) {
-        JobState j = a.jobCreated ? engine.job(a.jobId) : null;
-        out.add(new JobReport(a.id.toString(), a.user, a.phaseName(), a.source, a.planner, a.tasks, a.plan,
-            a.planMillis, a.nodeLocal, a.rackLocal, a.offSwitch, j == null ? 0 : j.pending(),
-            j == null ? 0 : j.running(), a.note, a.lastReason));
+        out.add(JobReport.of(a, a.jobCreated ? engine.job(a.jobId) : null));
       }
       return out;
     }
@@ -51,29 +45,6 @@ public final class SchedulerReports {
       }
       return new int[] {engine.activeJobs(), engine.state().liveTasks(), engine.state().taskCount(), running,
           ctx.apps().ties()};
-    }
-  }
-
-  /**
-   * Where an application's pending engine tasks wait (host name, or "shared" for a queue of no
-   * host), whether its job is parked, and those hosts' states.
-   */
-  public String describePending(ApplicationId id) {
-    synchronized (ctx.lock()) {
-      DecisionEngine engine = ctx.engine();
-      DatalocApp a = ctx.apps().get(id);
-      if (a == null || !a.jobCreated || engine.job(a.jobId) == null) {
-        return "no engine job";
-      }
-      Map<String, Integer> where = new TreeMap<>();
-      for (int t : engine.pendingTasks(a.jobId)) {
-        int h = engine.policy().queueHostOf(t);
-        String name = h < 0 ? "shared" : engine.state().hostName(h) + (engine.state().alive(h) ? "" : "(dead)")
-            + (engine.state().draining(h) ? "(draining)" : "") + "[slots " + engine.state().slots(h) + ", running "
-            + engine.state().running(h) + "]";
-        where.merge(name, 1, Integer::sum);
-      }
-      return "parked " + engine.parked(a.jobId) + ", phase " + a.phase() + ", pending at " + where;
     }
   }
 

@@ -1,7 +1,6 @@
 package io.dataloc.yarn;
 
 import io.dataloc.core.am.WaitLog;
-import io.dataloc.core.model.Evaluation;
 import io.dataloc.core.model.Units;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,10 +9,11 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Why one application waits, as read under the plan lock: its phase, how long it has waited, where
- * its pending maps are queued and the state of those nodes, where its maps ran, its plan against
- * the lower bound, and its latest refusals ({@link WaitLog}). Immutable; rendered as JSON by the
- * web services ({@link #asMap}) and as one sentence on the page ({@link #summary}).
+ * Why one application waits, as read under the plan lock: its job ({@link JobReport}: phase, plan,
+ * pending and running maps), how long it has waited, where its pending maps are queued and the
+ * state of those nodes, where its maps ran, and its latest refusals ({@link WaitLog}). Immutable;
+ * rendered as JSON by the web services ({@link #asMap}) and as one sentence on the page
+ * ({@link #summary}).
  */
 public final class WaitReport {
   /** Where some of the job's pending maps are queued: a node (or "shared": a queue of no node). */
@@ -35,50 +35,41 @@ public final class WaitReport {
     }
   }
 
-  final String application;
-  final String user;
-  final String phase;
+  final JobReport job;
   final long now;
   final long waitedMillis;
   final long amWaitedMillis;
-  final int pending;
-  final int running;
   final boolean parked;
-  final String source;
-  final String planner;
-  final Evaluation plan;
   final List<Queue> queues;
   final Map<String, Integer> mapsByHost;
   final long refusals;
   final List<WaitLog.Entry> entries;
 
-  WaitReport(DatalocApp a, long now, int pending, int running, boolean parked, List<Queue> queues) {
-    this.application = a.id.toString();
-    this.user = a.user;
-    this.phase = a.phaseName();
+  WaitReport(DatalocApp a, JobReport job, long now, boolean parked, List<Queue> queues) {
+    this.job = job;
     this.now = now;
     this.waitedMillis = a.waits.waitedMillis(now);
     this.amWaitedMillis = a.amDeclinedAt == null ? 0 : Math.max(0, now - a.amDeclinedAt);
-    this.pending = pending;
-    this.running = running;
     this.parked = parked;
-    this.source = a.source;
-    this.planner = a.planner;
-    this.plan = a.plan;
     this.queues = List.copyOf(queues);
     this.mapsByHost = a.mapsByHost();
     this.refusals = a.waits.refusals();
     this.entries = a.waits.entries();
   }
 
+  /** The job's state and plan, read in the same hold of the plan lock as its waits. */
+  public JobReport job() {
+    return job;
+  }
+
   /** The application's id. */
   public String application() {
-    return application;
+    return job.application();
   }
 
   /** The user who submitted it (for the caller's view ACL). */
   public String user() {
-    return user;
+    return job.user();
   }
 
   /** Every refusal recorded for it (also those its bounded log no longer shows). */
@@ -114,12 +105,12 @@ public final class WaitReport {
   public String summary() {
     StringBuilder s = new StringBuilder();
     if (waitedMillis == 0 && amWaitedMillis == 0) {
-      s.append(pending == 0 ? "not waiting" : "not refused since its last container");
+      s.append(job.pending() == 0 ? "not waiting" : "not refused since its last container");
     } else {
       s.append(String.format(Locale.ROOT, "waiting %.1f s", Math.max(waitedMillis, amWaitedMillis) / 1000.0));
     }
-    if (pending > 0 && !queues.isEmpty()) {
-      s.append("; ").append(pending).append(" pending maps queued at ");
+    if (job.pending() > 0 && !queues.isEmpty()) {
+      s.append("; ").append(job.pending()).append(" pending maps queued at ");
       int shown = 0;
       for (Queue q : queues) {
         if (shown++ == 3) {
@@ -145,19 +136,19 @@ public final class WaitReport {
   /** The report as a JSON tree (maps, lists, strings and numbers), field names in camel case. */
   public Map<String, Object> asMap() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("application", application);
-    m.put("user", user);
-    m.put("phase", phase);
+    m.put("application", job.application());
+    m.put("user", job.user());
+    m.put("phase", job.phase());
     m.put("waitingMs", waitedMillis);
     m.put("amWaitingMs", amWaitedMillis);
-    m.put("pendingMaps", pending);
-    m.put("runningMaps", running);
+    m.put("pendingMaps", job.pending());
+    m.put("runningMaps", job.running());
     m.put("parked", parked);
-    m.put("placementSource", source);
-    m.put("planner", planner);
-    if (plan != null) {
-      m.put("planMakespan", Units.toDouble(plan.makespan()));
-      m.put("planLowerBound", Units.toDouble(plan.lowerBound()));
+    m.put("placementSource", job.source());
+    m.put("planner", job.planner());
+    if (job.plan() != null) {
+      m.put("planMakespan", Units.toDouble(job.plan().makespan()));
+      m.put("planLowerBound", Units.toDouble(job.plan().lowerBound()));
     }
     List<Object> qs = new ArrayList<>();
     for (Queue q : queues) {

@@ -70,7 +70,6 @@ public final class WaitReports {
       }
       queues.sort((x, y) -> Integer.compare(y.maps, x.maps));
     }
-    return new WaitReport(a, ctx.nowMillis(), j == null ? 0 : j.pending(), j == null ? 0 : j.running(),
-        j != null && engine.parked(a.jobId), queues);
+    return new WaitReport(a, JobReport.of(a, j), ctx.nowMillis(), j != null && engine.parked(a.jobId), queues);
   }
 }
