@@ -80,7 +80,7 @@ class CalibrationTest {
 
   @Test
   void aModelledJobIsARowWithTheRealRunsColumns() {
-    ReplayResult.JobTime j = new ReplayResult.JobTime("job3", 2, 0, 22, 0.5, 46, 30, 1, 1, 0, "h4",
+    ReplayResult.JobTime j = new ReplayResult.JobTime("job3", 2, 0, 22, 0.5, 3, 40, 46, 30, 1, 1, 0, "h4",
         Map.of("h3", 1, "h2", 1));
     assertEquals("dataloc/hot/1,3,2,22.0,46.0,1,1,{node2=1 node3=1},node4,0.5", Calibration.jobRow("dataloc/hot/1", j));
   }

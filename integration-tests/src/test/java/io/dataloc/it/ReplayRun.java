@@ -71,6 +71,8 @@ final class ReplayRun {
     ContainerId amContainer;
     double amReadyAt = -1;
     double amAt = -1;
+    double firstMapAt = -1;
+    double mapsDoneAt = -1;
     double finishedAt = -1;
     final Map<String, Integer> mapsByHost = new TreeMap<>();
 
@@ -224,6 +226,7 @@ final class ReplayRun {
           int before = j.mr.mapsDone();
           outbox.computeIfAbsent(e.host(), h -> new ArrayList<>()).add(j.mr.complete(id));
           if (j.mr.mapsDone() == j.maps && before < j.maps) {
+            j.mapsDoneAt = e.at();
             runner.mapsDone(j, j.mapsByHost);
           }
         }
@@ -327,6 +330,9 @@ final class ReplayRun {
     return new MrJob.Tasks() {
       @Override
       public void mapStarted(int task, String host, int level, ContainerId container) {
+        if (j.firstMapAt < 0) {
+          j.firstMapAt = now[0];
+        }
         owner.put(container, j);
         j.mapsByHost.merge(host, 1, Integer::sum);
         long out = j.reduces > 0 ? j.shuffle / j.maps : j.output / j.maps;
@@ -436,6 +442,8 @@ final class ReplayRun {
       int off = j.mr == null ? 0 : j.mr.atLevel(2);
       out.add(new ReplayResult.JobTime(j.trace.name(), j.maps, j.reduces, j.trace.submitSeconds(),
           j.amAt < 0 ? -1 : j.amAt - j.trace.submitSeconds(),
+          j.firstMapAt < 0 ? -1 : j.firstMapAt - j.trace.submitSeconds(),
+          j.mapsDoneAt < 0 ? -1 : j.mapsDoneAt - j.trace.submitSeconds(),
           j.finishedAt < 0 ? -1 : j.finishedAt - j.trace.submitSeconds(), floor, local, rack, off, j.amHost,
           Map.copyOf(j.mapsByHost)));
     }

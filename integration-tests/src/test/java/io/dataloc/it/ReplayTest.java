@@ -42,6 +42,8 @@ class ReplayTest {
       for (ReplayResult.JobTime j : a.jobs()) {
         assertTrue(j.time() >= j.floor(), scheduler + ": " + j + " beat its floor");
         assertEquals(j.maps(), j.nodeLocal() + j.rackLocal() + j.offSwitch(), scheduler + ": " + j);
+        assertTrue(0 <= j.amWait() && j.amWait() <= j.firstMap() && j.firstMap() <= j.mapsDone()
+            && j.mapsDone() <= j.time(), scheduler + ": " + j + "'s phases out of order");
       }
       assertTrue(a.nicBytes() > 0, scheduler + ": the shuffles cross the network");
       ReplayResult b = run(scheduler, dir.resolve("b"));

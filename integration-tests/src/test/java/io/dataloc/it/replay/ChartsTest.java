@@ -15,7 +15,7 @@ class ChartsTest {
     List<ReplayResult.JobTime> jobs = new java.util.ArrayList<>();
     int[] maps = {1, 20, 100, 600}; // one job in each size bin
     for (int i = 0; i < times.length; i++) {
-      jobs.add(new ReplayResult.JobTime("j" + i, maps[i], 0, i, 0, times[i], 1, 1, 0, 0, "h1", java.util.Map.of()));
+      jobs.add(new ReplayResult.JobTime("j" + i, maps[i], 0, i, 0, 0, times[i], times[i], 1, 1, 0, 0, "h1", java.util.Map.of()));
     }
     return new ReplayResult(name, jobs, 0, 0, 100, 1, 0);
   }

@@ -82,6 +82,7 @@ public final class ReplayReport {
           r.meanAmWait(), r.meanExcess(), r.makespan(), r.schedulerCpuSeconds(),
           r.simulatedSeconds() / Math.max(1e-9, r.wallSeconds())));
     }
+    sb.append(phases(results));
     ReplayResult best = bestStock(results);
     if (best != null) {
       sb.append("\nAgainst the best stock scheduler of this run (").append(best.scheduler())
@@ -103,6 +104,29 @@ public final class ReplayReport {
         o.seed(), o.amPercent(), k.nicRate() * 8 / 1e6, k.oversubscription(), k.traceNodes()));
     option(sb, "dataloc", o.dataloc());
     option(sb, "capacity", o.capacity());
+    return sb.toString();
+  }
+
+  /** The table of where each scheduler's job time went, for all jobs and per size bin. */
+  static String phases(List<ReplayResult> results) {
+    StringBuilder sb = new StringBuilder("\nWhere the job time went, mean seconds per finished job: waiting for the AM's"
+        + " container; from it to the first map's start; from then to the last map's end; and after the maps (the"
+        + " shuffle and reduces past them):\n\n| scheduler | maps per job |");
+    ReplayResult.PHASES.forEach(p -> sb.append(' ').append(p).append(" |"));
+    sb.append("\n|---|---|").append("---:|".repeat(ReplayResult.PHASES.size())).append('\n');
+    for (ReplayResult r : results) {
+      for (int b = -1; b < ReplayResult.BINS.size(); b++) {
+        double[] p = r.phases(b);
+        if (Double.isNaN(p[0])) {
+          continue;
+        }
+        sb.append("| ").append(r.scheduler()).append(" | ").append(b < 0 ? "all" : ReplayResult.BINS.get(b)).append(" |");
+        for (double x : p) {
+          sb.append(String.format(Locale.ROOT, " %.1f |", x));
+        }
+        sb.append('\n');
+      }
+    }
     return sb.toString();
   }
 

@@ -21,13 +21,16 @@ public record ReplayResult(String scheduler, List<JobTime> jobs, double nicBytes
    * One job. Times in seconds from its submission; -1 when it never got there.
    *
    * @param amWait until its AM container was allocated
+   * @param firstMap until its first map started
+   * @param mapsDone until its last map ended
    * @param time until its AM unregistered (its job time)
    * @param floor its contention-free time: AM start, its longest map data-local on an idle node,
    *     and its shuffle, reduce and write on idle links
    * @param amHost where its AM ran (null: it never got one)
    * @param mapsByHost how many of its maps each host ran
    */
-  public record JobTime(String name, int maps, int reduces, double submit, double amWait, double time,
+  public record JobTime(String name, int maps, int reduces, double submit, double amWait, double firstMap,
+      double mapsDone, double time,
       double floor, int nodeLocal, int rackLocal, int offSwitch, String amHost, java.util.Map<String, Integer> mapsByHost) {
     public boolean finished() {
       return time >= 0;
@@ -87,6 +90,35 @@ public record ReplayResult(String scheduler, List<JobTime> jobs, double nicBytes
     return jobs.stream().filter(JobTime::finished).mapToDouble(j -> j.submit() + j.time()).max().orElse(Double.NaN);
   }
 
+  /** The parts of a job's time, in order: they add up to it. */
+  public static final List<String> PHASES = List.of("AM wait", "AM to first map", "maps", "after the maps");
+
+  /**
+   * Where the time of the finished jobs with maps in bin {@code b} (all bins for -1) went: the
+   * mean of each of {@link #PHASES} — waiting for the AM's container; from it to the first map's
+   * start (the AM's start, its asks, the first map's container); from then until the last map
+   * ended; and the rest (the shuffle and reduces past the maps, the AM's last heartbeat). NaNs for
+   * an empty bin.
+   */
+  public double[] phases(int b) {
+    double[] sum = new double[PHASES.size()];
+    int n = 0;
+    for (JobTime j : jobs) {
+      if (!j.finished() || j.mapsDone() < 0 || b >= 0 && bin(j.maps()) != b) {
+        continue;
+      }
+      sum[0] += j.amWait();
+      sum[1] += j.firstMap() - j.amWait();
+      sum[2] += j.mapsDone() - j.firstMap();
+      sum[3] += j.time() - j.mapsDone();
+      n++;
+    }
+    for (int i = 0; i < sum.length; i++) {
+      sum[i] = n == 0 ? Double.NaN : sum[i] / n;
+    }
+    return sum;
+  }
+
   /** The summary's JSON object for this scheduler. */
   public String json() {
     double[] all = times(-1);
@@ -98,11 +130,18 @@ public record ReplayResult(String scheduler, List<JobTime> jobs, double nicBytes
           "\"%s\": {\"jobs\": %d, \"mean\": %s, \"p50\": %s, \"p95\": %s}", BINS.get(b), t.length, num(mean(t)),
           num(quantile(t, 0.5)), num(quantile(t, 0.95))));
     }
+    StringBuilder phases = new StringBuilder();
+    for (int b = -1; b < BINS.size(); b++) {
+      double[] p = phases(b);
+      phases.append(b < 0 ? "" : ", ").append(String.format(Locale.ROOT,
+          "\"%s\": {\"am_wait\": %s, \"am_to_first_map\": %s, \"maps\": %s, \"after_maps\": %s}",
+          b < 0 ? "all" : BINS.get(b), num(p[0]), num(p[1]), num(p[2]), num(p[3])));
+    }
     return String.format(Locale.ROOT, "{\"jobs\": %d, \"unfinished\": %d, \"mean\": %s, \"p50\": %s, \"p95\": %s,"
-        + " \"bins\": {%s}, \"node_local\": %s, \"rack_local\": %s, \"nic_bytes\": %.0f, \"uplink_bytes\": %.0f,"
+        + " \"bins\": {%s}, \"phases\": {%s}, \"node_local\": %s, \"rack_local\": %s, \"nic_bytes\": %.0f, \"uplink_bytes\": %.0f,"
         + " \"makespan\": %s, \"mean_excess_over_floor\": %s, \"mean_am_wait\": %s, \"scheduler_cpu_seconds\": %.3f,"
         + " \"simulated_seconds\": %.0f, \"wall_seconds\": %.1f}",
-        jobs.size(), unfinished(), num(mean(all)), num(quantile(all, 0.5)), num(quantile(all, 0.95)), bins,
+        jobs.size(), unfinished(), num(mean(all)), num(quantile(all, 0.5)), num(quantile(all, 0.95)), bins, phases,
         num(loc[0]), num(loc[1]), nicBytes, uplinkBytes, num(makespan()), num(meanExcess()), num(meanAmWait()),
         schedulerCpuSeconds, simulatedSeconds, wallSeconds);
   }
@@ -118,10 +157,10 @@ public record ReplayResult(String scheduler, List<JobTime> jobs, double nicBytes
   /** Every job as a CSV row (for plots and audits). */
   public List<String> csv() {
     List<String> out = new ArrayList<>();
-    out.add("job,maps,reduces,submit_s,am_wait_s,time_s,floor_s,node_local,rack_local,off_switch");
+    out.add("job,maps,reduces,submit_s,am_wait_s,first_map_s,maps_done_s,time_s,floor_s,node_local,rack_local,off_switch");
     for (JobTime j : jobs) {
-      out.add(String.format(Locale.ROOT, "%s,%d,%d,%.0f,%.0f,%.0f,%.2f,%d,%d,%d", j.name(), j.maps(), j.reduces(),
-          j.submit(), j.amWait(), j.time(), j.floor(), j.nodeLocal(), j.rackLocal(), j.offSwitch()));
+      out.add(String.format(Locale.ROOT, "%s,%d,%d,%.0f,%.0f,%.0f,%.1f,%.0f,%.2f,%d,%d,%d", j.name(), j.maps(),
+          j.reduces(), j.submit(), j.amWait(), j.firstMap(), j.mapsDone(), j.time(), j.floor(), j.nodeLocal(), j.rackLocal(), j.offSwitch()));
     }
     return out;
   }
