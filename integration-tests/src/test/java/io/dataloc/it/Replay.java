@@ -47,15 +47,19 @@ public final class Replay {
       ClusterModel model = new ClusterModel(o.nodes(), o.racks(), o.seed(), o.constants());
       System.err.printf(Locale.ROOT, "%s: %,d jobs of hours %d-%d on %,d nodes in %d racks, seed %d ...%n", scheduler,
           trace.size(), o.fromHour(), o.toHour(), o.nodes(), o.racks(), o.seed());
+      io.dataloc.it.replay.Follow follow = new io.dataloc.it.replay.Follow(o.follow());
       java.util.Map<String, String> rm = ReplayRun.capacitySettings(scheduler, o.capacity(), java.util.Map.of());
       ReplayResult r = ReplayRun.run(scheduler, trace, model, o.amPercent(),
           3600.0 * (o.toHour() - o.fromHour() + 1) + o.drainSeconds(), o.quantum(), o.dataloc(), rm,
-          o.out().resolve("work"), System.err::println);
+          o.out().resolve("work"), System.err::println, follow);
       System.err.printf(Locale.ROOT, "%s: done: %,.0f s simulated in %.0f s wall (%.1f simulated s per wall s),"
           + " %d jobs unfinished%n", scheduler, r.simulatedSeconds(), r.wallSeconds(),
           r.simulatedSeconds() / Math.max(1e-9, r.wallSeconds()), r.unfinished());
       results.add(r);
       Files.write(o.out().resolve("jobs-" + scheduler + ".csv"), r.csv());
+      if (!o.follow().isEmpty()) {
+        Files.write(o.out().resolve("follow-" + scheduler + ".txt"), follow.lines());
+      }
       MiniMr.deleteQuietly(o.out().resolve("work"));
     }
     String label = o.trace().getFileName().toString();

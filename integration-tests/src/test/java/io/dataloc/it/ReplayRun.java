@@ -2,9 +2,11 @@ package io.dataloc.it;
 
 import io.dataloc.it.replay.ClusterModel;
 import io.dataloc.it.replay.FlowNetwork;
+import io.dataloc.it.replay.Follow;
 import io.dataloc.it.replay.ReplayResult;
 import io.dataloc.it.replay.SwimTrace;
 import io.dataloc.it.replay.TaskRunner;
+import io.dataloc.yarn.DatalocFrontEnd;
 import io.dataloc.yarn.LocalityScheduler;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -158,6 +160,13 @@ final class ReplayRun {
   static ReplayResult run(String scheduler, List<SwimTrace.Job> trace, ClusterModel model, double amPercent,
       double maxSeconds, double quantum, Map<String, String> dataloc, Map<String, String> rm, Path work,
       Consumer<String> progress) throws Exception {
+    return run(scheduler, trace, model, amPercent, maxSeconds, quantum, dataloc, rm, work, progress, Follow.none());
+  }
+
+  /** As above, recording the jobs {@code follow} names as they go. */
+  static ReplayResult run(String scheduler, List<SwimTrace.Job> trace, ClusterModel model, double amPercent,
+      double maxSeconds, double quantum, Map<String, String> dataloc, Map<String, String> rm, Path work,
+      Consumer<String> progress, Follow follow) throws Exception {
     ClusterModel.Constants k = model.k;
     Map<String, String> settings = settings(scheduler, model.nodes, model.racks, amPercent);
     if (scheduler.equals("dataloc") || scheduler.equals("capacity-dataloc")) {
@@ -206,6 +215,8 @@ final class ReplayRun {
         // in the order its reads of the jobs' splits end, which its reader threads' speed decides.
         while (next < trace.size() && trace.get(next).submitSeconds() <= t) {
           Job j = new Job(trace.get(next), model);
+          follow.at(t, j.trace.name(), String.format(Locale.ROOT, "submitted: %d maps, %d reduces, floor %.1f s",
+              j.maps, j.reduces, model.floor(j.input, j.shuffle, j.output, j.maps, j.reduces)));
           j.app = c.submitOnly("swim", j.splits, url -> url);
           jobs.add(j);
           live.add(j);
@@ -223,10 +234,12 @@ final class ReplayRun {
             continue;
           }
           Job j = owner.remove(id);
+          follow.at(e.at(), j.trace.name(), "task ended on " + e.host() + " (" + id + ")");
           int before = j.mr.mapsDone();
           outbox.computeIfAbsent(e.host(), h -> new ArrayList<>()).add(j.mr.complete(id));
           if (j.mr.mapsDone() == j.maps && before < j.maps) {
             j.mapsDoneAt = e.at();
+            follow.at(e.at(), j.trace.name(), "maps done");
             runner.mapsDone(j, j.mapsByHost);
           }
         }
@@ -262,6 +275,7 @@ final class ReplayRun {
           settle(c, live);
           j.am.registerAppAttempt();
           j.amAt = t;
+          follow.at(t, j.trace.name(), "AM on " + j.amHost);
           amStarting.put(j.amContainer, j);
           runner.startAm(j.amContainer, j.amHost, t);
           outbox.computeIfAbsent(j.amHost, h -> new ArrayList<>()).add(ContainerStatus.newInstance(j.amContainer,
@@ -276,10 +290,17 @@ final class ReplayRun {
           }
           if (j.mr == null) {
             j.mr = new MrJob(j.am, j.splits, model.topology(), task);
-            j.mr.listen(tasks(j, runner, owner, outbox, now, k), j.reduces, k.slowStart());
+            j.mr.listen(tasks(j, runner, owner, outbox, now, k, follow), j.reduces, k.slowStart());
           }
           j.mr.heartbeat();
+          if (follow.follows(j.trace.name()) && c.rm.getResourceScheduler() instanceof DatalocFrontEnd d) {
+            io.dataloc.yarn.WaitReport w = d.waitReports().of(j.app.getApplicationId());
+            if (w != null && w.job().pending() > 0) {
+              follow.waiting(t, j.trace.name(), w.summary());
+            }
+          }
           if (j.mr.allDone()) {
+            follow.at(t, j.trace.name(), "finished");
             j.am.unregisterAppAttempt(false);
             j.finishedAt = t;
             outbox.computeIfAbsent(j.amHost, h -> new ArrayList<>()).add(ContainerStatus.newInstance(j.amContainer,
@@ -325,14 +346,18 @@ final class ReplayRun {
     }
   }
 
+  private static final List<String> LEVELS = List.of("node-local", "rack-local", "off-switch");
+
   private static MrJob.Tasks tasks(Job j, TaskRunner runner, Map<ContainerId, Job> owner,
-      Map<String, List<ContainerStatus>> outbox, double[] now, ClusterModel.Constants k) {
+      Map<String, List<ContainerStatus>> outbox, double[] now, ClusterModel.Constants k, Follow follow) {
     return new MrJob.Tasks() {
       @Override
       public void mapStarted(int task, String host, int level, ContainerId container) {
         if (j.firstMapAt < 0) {
           j.firstMapAt = now[0];
         }
+        follow.at(now[0], j.trace.name(), "map " + task + " on " + host + " " + LEVELS.get(level) + ", its block on "
+            + j.splits.get(task));
         owner.put(container, j);
         j.mapsByHost.merge(host, 1, Integer::sum);
         long out = j.reduces > 0 ? j.shuffle / j.maps : j.output / j.maps;
@@ -342,6 +367,7 @@ final class ReplayRun {
 
       @Override
       public void reduceStarted(int reduce, String host, ContainerId container) {
+        follow.at(now[0], j.trace.name(), "reduce " + reduce + " on " + host);
         owner.put(container, j);
         runner.startReduce(container, j, host, j.shuffle / j.reduces, j.output / j.reduces, now[0]);
         running(host, container);

@@ -53,6 +53,39 @@ class ReplayTest {
   }
 
   /**
+   * A followed job's story, in order: submitted, its AM, every map on a host at a locality and its
+   * end, its reduce, the end of its maps, finished; under Dataloc, why its maps waited when they
+   * did. Jobs not followed leave no line.
+   */
+  @Test
+  void aFollowedJobsStoryIsToldInOrder(@TempDir Path dir) throws Exception {
+    ClusterModel model = new ClusterModel(24, 2, 3, ClusterModel.Constants.defaults());
+    io.dataloc.it.replay.Follow follow = new io.dataloc.it.replay.Follow(java.util.Set.of("job4"));
+    ReplayResult r = ReplayRun.run("dataloc", trace(), model, 0.5, 3600, 0.1, java.util.Map.of(), java.util.Map.of(),
+        dir, s -> {}, follow);
+    List<String> lines = follow.lines();
+    assertTrue(lines.stream().allMatch(l -> l.contains(" job4 ")), lines.toString());
+    ReplayResult.JobTime job = r.jobs().get(4);
+    assertEquals(job.maps(), lines.stream().filter(l -> l.matches(".* map \\d+ on h\\d+ (node|rack)-local.*|.* map \\d+ on h\\d+ off-switch.*")).count(),
+        lines.toString());
+    assertEquals(job.maps() + job.reduces() + 0L, lines.stream().filter(l -> l.contains("task ended")).count(),
+        lines.toString());
+    assertTrue(job.reduces() > 0 && lines.stream().anyMatch(l -> l.contains("reduce 0 on h")), lines.toString());
+    assertTrue(lines.get(lines.size() - 1).endsWith(" finished"), lines.toString());
+    List<String> order = List.of("submitted: " + job.maps() + " maps, " + job.reduces() + " reduces", "AM on ",
+        " map ", "maps done", "finished");
+    int at = -1;
+    for (String step : order) {
+      int i = at + 1;
+      while (i < lines.size() && !lines.get(i).contains(step)) {
+        i++;
+      }
+      assertTrue(i < lines.size(), "'" + step + "' after line " + at + " in " + lines);
+      at = i;
+    }
+  }
+
+  /**
    * The calibration's four hosts, where a second's order of events decides which host an AM lands
    * on and two jobs arrive in one second: every scheduler replays a seed alike three times, and
    * leaves the cluster timestamp as it found it.

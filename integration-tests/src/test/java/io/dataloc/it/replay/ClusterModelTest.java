@@ -119,5 +119,11 @@ class ClusterModelTest {
         ReplayOptions.parse(new String[] {"--capacity", "root.default.ordering-policy=fair"}).capacity());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--capacity", "x"}))
         .getMessage().contains("--capacity"));
+    assertEquals(java.util.Set.of("job1", "job157"), ReplayOptions.parse(new String[] {"--follow", "job157,job1"}).follow());
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--follow", "job 1"}))
+        .getMessage().contains("'job 1'"));
+    String many = String.join(",", java.util.stream.IntStream.range(0, 101).mapToObj(i -> "job" + i).toList());
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--follow", many}))
+        .getMessage().contains("at most 100"));
   }
 }

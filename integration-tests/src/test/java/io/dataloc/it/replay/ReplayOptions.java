@@ -9,7 +9,11 @@ import java.util.Set;
 /** {@code bin/dataloc-replay}'s options (its {@code --help} says what each is), each bounded, a bad one named. */
 public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int racks,
     List<String> schedulers, long seed, Path out, double amPercent, double drainSeconds, double quantum,
-    ClusterModel.Constants constants, java.util.Map<String, String> dataloc, java.util.Map<String, String> capacity) {
+    ClusterModel.Constants constants, java.util.Map<String, String> dataloc, java.util.Map<String, String> capacity,
+    Set<String> follow) {
+
+  /** Bound on the jobs {@code --follow} may name. */
+  public static final int MAX_FOLLOWED = 100;
 
   public static final Set<String> SCHEDULERS = Set.of("dataloc", "capacity", "capacity-tuned", "capacity-dataloc",
       "fair");
@@ -17,7 +21,7 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
   public static ReplayOptions parse(String[] args) {
     Map<String, String> m = new HashMap<>();
     Set<String> known = Set.of("trace", "hours", "nodes", "racks", "schedulers", "seed", "out", "am-percent",
-        "drain-hours", "quantum", "nic-mbit", "oversubscription", "trace-nodes", "dataloc", "capacity");
+        "drain-hours", "quantum", "nic-mbit", "oversubscription", "trace-nodes", "dataloc", "capacity", "follow");
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (!a.startsWith("--") || !known.contains(a.substring(2))) {
@@ -59,7 +63,26 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
         d.slowStart(), d.nodeMb(), traceNodes, d.sharedCores());
     return new ReplayOptions(trace, from, to, nodes, racks, schedulers, seed,
         Path.of(m.getOrDefault("out", "target/replay")), am, drain, quantum, k, datalocSettings(m.getOrDefault("dataloc", "")),
-        capacitySettings(m.getOrDefault("capacity", "")));
+        capacitySettings(m.getOrDefault("capacity", "")), follow(m.getOrDefault("follow", "")));
+  }
+
+  /** {@code --follow JOB,...}: the trace's job names (as in the jobs CSV), at most {@link #MAX_FOLLOWED}. */
+  static Set<String> follow(String v) {
+    Set<String> out = new java.util.TreeSet<>();
+    for (String job : v.split(",")) {
+      if (job.isBlank()) {
+        continue;
+      }
+      if (!job.matches("[A-Za-z0-9_.-]{1,64}")) {
+        throw new IllegalArgumentException("--follow: expected job names such as job12 (letters, digits and ._-), not '"
+            + job + "'");
+      }
+      out.add(job);
+    }
+    if (out.size() > MAX_FOLLOWED) {
+      throw new IllegalArgumentException("--follow: " + out.size() + " jobs named; at most " + MAX_FOLLOWED);
+    }
+    return out;
   }
 
   /** {@code KEY=VALUE,...}: Dataloc's settings without their {@code yarn.scheduler.dataloc.} prefix (checked by Dataloc at start). */
