@@ -54,8 +54,9 @@ class ReplayTest {
 
   /**
    * A followed job's story, in order: submitted, its AM, every map on a host at a locality and its
-   * end, its reduce, the end of its maps, finished; under Dataloc, why its maps waited when they
-   * did. Jobs not followed leave no line.
+   * end, its reduce, the end of its maps, finished; under Dataloc, why its maps waited (the wait
+   * report, queued at their planned hosts before the first map starts). Jobs not followed leave no
+   * line.
    */
   @Test
   void aFollowedJobsStoryIsToldInOrder(@TempDir Path dir) throws Exception {
@@ -66,14 +67,16 @@ class ReplayTest {
     List<String> lines = follow.lines();
     assertTrue(lines.stream().allMatch(l -> l.contains(" job4 ")), lines.toString());
     ReplayResult.JobTime job = r.jobs().get(4);
-    assertEquals(job.maps(), lines.stream().filter(l -> l.matches(".* map \\d+ on h\\d+ (node|rack)-local.*|.* map \\d+ on h\\d+ off-switch.*")).count(),
+    assertEquals(job.maps(), lines.stream()
+        .filter(l -> l.matches(".* map \\d+ on h\\d+ (node-local|rack-local|off-switch), its block on .*")).count(),
         lines.toString());
     assertEquals(job.maps() + job.reduces() + 0L, lines.stream().filter(l -> l.contains("task ended")).count(),
         lines.toString());
     assertTrue(job.reduces() > 0 && lines.stream().anyMatch(l -> l.contains("reduce 0 on h")), lines.toString());
     assertTrue(lines.get(lines.size() - 1).endsWith(" finished"), lines.toString());
     List<String> order = List.of("submitted: " + job.maps() + " maps, " + job.reduces() + " reduces", "AM on ",
-        " map ", "maps done", "finished");
+        "waits: not refused since its last container; " + job.maps() + " pending maps queued at h", " map ",
+        "maps done", "finished");
     int at = -1;
     for (String step : order) {
       int i = at + 1;
