@@ -215,7 +215,7 @@ final class ReplayRun {
         // in the order its reads of the jobs' splits end, which its reader threads' speed decides.
         while (next < trace.size() && trace.get(next).submitSeconds() <= t) {
           Job j = new Job(trace.get(next), model);
-          follow.at(t, j.trace.name(), String.format(Locale.ROOT, "submitted: %d maps, %d reduces, floor %.1f s",
+          follow.at(t, j.trace.name(), () -> String.format(Locale.ROOT, "submitted: %d maps, %d reduces, floor %.1f s",
               j.maps, j.reduces, model.floor(j.input, j.shuffle, j.output, j.maps, j.reduces)));
           j.app = c.submitOnly("swim", j.splits, url -> url);
           jobs.add(j);
@@ -234,12 +234,12 @@ final class ReplayRun {
             continue;
           }
           Job j = owner.remove(id);
-          follow.at(e.at(), j.trace.name(), "task ended on " + e.host() + " (" + id + ")");
+          follow.at(e.at(), j.trace.name(), () -> "task ended on " + e.host() + " (" + id + ")");
           int before = j.mr.mapsDone();
           outbox.computeIfAbsent(e.host(), h -> new ArrayList<>()).add(j.mr.complete(id));
           if (j.mr.mapsDone() == j.maps && before < j.maps) {
             j.mapsDoneAt = e.at();
-            follow.at(e.at(), j.trace.name(), "maps done");
+            follow.at(e.at(), j.trace.name(), () -> "maps done");
             runner.mapsDone(j, j.mapsByHost);
           }
         }
@@ -275,7 +275,7 @@ final class ReplayRun {
           settle(c, live);
           j.am.registerAppAttempt();
           j.amAt = t;
-          follow.at(t, j.trace.name(), "AM on " + j.amHost);
+          follow.at(t, j.trace.name(), () -> "AM on " + j.amHost);
           amStarting.put(j.amContainer, j);
           runner.startAm(j.amContainer, j.amHost, t);
           outbox.computeIfAbsent(j.amHost, h -> new ArrayList<>()).add(ContainerStatus.newInstance(j.amContainer,
@@ -300,7 +300,7 @@ final class ReplayRun {
             }
           }
           if (j.mr.allDone()) {
-            follow.at(t, j.trace.name(), "finished");
+            follow.at(t, j.trace.name(), () -> "finished");
             j.am.unregisterAppAttempt(false);
             j.finishedAt = t;
             outbox.computeIfAbsent(j.amHost, h -> new ArrayList<>()).add(ContainerStatus.newInstance(j.amContainer,
@@ -356,7 +356,7 @@ final class ReplayRun {
         if (j.firstMapAt < 0) {
           j.firstMapAt = now[0];
         }
-        follow.at(now[0], j.trace.name(), "map " + task + " on " + host + " " + LEVELS.get(level) + ", its block on "
+        follow.at(now[0], j.trace.name(), () -> "map " + task + " on " + host + " " + LEVELS.get(level) + ", its block on "
             + j.splits.get(task));
         owner.put(container, j);
         j.mapsByHost.merge(host, 1, Integer::sum);
@@ -367,7 +367,7 @@ final class ReplayRun {
 
       @Override
       public void reduceStarted(int reduce, String host, ContainerId container) {
-        follow.at(now[0], j.trace.name(), "reduce " + reduce + " on " + host);
+        follow.at(now[0], j.trace.name(), () -> "reduce " + reduce + " on " + host);
         owner.put(container, j);
         runner.startReduce(container, j, host, j.shuffle / j.reduces, j.output / j.reduces, now[0]);
         running(host, container);

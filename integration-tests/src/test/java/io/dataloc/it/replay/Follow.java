@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The story of a few chosen jobs in one replay ({@code --follow}): when each got its AM, where each
@@ -35,8 +36,11 @@ public final class Follow {
     return jobs.contains(job);
   }
 
-  /** Records {@code what} happened to {@code job} at virtual second {@code t}, if it is followed. */
-  public void at(double t, String job, String what) {
+  /**
+   * Records {@code what} happened to {@code job} at virtual second {@code t}, if it is followed;
+   * the text is made only then (a replay reports every task of every job here).
+   */
+  public void at(double t, String job, Supplier<String> what) {
     if (!follows(job)) {
       return;
     }
@@ -44,13 +48,13 @@ public final class Follow {
       dropped++;
       return;
     }
-    lines.add(String.format(Locale.ROOT, "%9.1f %s %s", t, job, what));
+    lines.add(String.format(Locale.ROOT, "%9.1f %s %s", t, job, what.get()));
   }
 
   /** Records why {@code job}'s maps wait, when it says something else than the last time. */
   public void waiting(double t, String job, String why) {
     if (follows(job) && !why.equals(lastWait.put(job, why))) {
-      at(t, job, "waits: " + why);
+      at(t, job, () -> "waits: " + why);
     }
   }
 

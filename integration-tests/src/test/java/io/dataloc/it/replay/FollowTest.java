@@ -12,8 +12,8 @@ class FollowTest {
   @Test
   void onlyFollowedJobsAndOnlyChangedWaitsAreRecorded() {
     Follow f = new Follow(Set.of("job1"));
-    f.at(1, "job2", "AM on h1");
-    f.at(1, "job1", "AM on h2");
+    f.at(1, "job2", () -> "AM on h1");
+    f.at(1, "job1", () -> "AM on h2");
     f.waiting(2, "job1", "queued at h3");
     f.waiting(3, "job1", "queued at h3");
     f.waiting(4, "job1", "queued at h4");
@@ -27,7 +27,7 @@ class FollowTest {
   void pastTheBoundOneLineSaysHowManyWereLeftOut() {
     Follow f = new Follow(Set.of("job1"));
     for (int i = 0; i < Follow.MAX_LINES + 7; i++) {
-      f.at(i, "job1", "task ended");
+      f.at(i, "job1", () -> "task ended");
     }
     List<String> lines = f.lines();
     assertEquals(Follow.MAX_LINES + 1, lines.size());
