@@ -27,10 +27,11 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
  * a {@link Tasks} listener runs them ({@link #listen}: the replay's timed tasks, and reduces asked
  * at priority 10, anywhere, once a fraction of the maps is done, as the MapReduce AM's slow-start).
  * Reduces follow the MapReduce AM's {@code RMContainerAllocator}: while maps are pending, the
- * reduces asked for and held stay within half of what the job holds plus its headroom
- * ({@code yarn.app.mapreduce.am.job.reduce.rampup.limit}); when no map fits the headroom, waiting
- * reduces are preempted, enough for one map and up to half of what the job holds
- * ({@code reduce.preemption.limit}), at most enough for every pending map, and asked for again.
+ * reduces asked for and held stay within a share of what the job holds plus its headroom that
+ * grows with the maps done, up to half ({@code yarn.app.mapreduce.am.job.reduce.rampup.limit};
+ * {@link #reduceLimit}); when no map fits the headroom, waiting reduces are preempted, enough for
+ * one map and up to half of what the job holds ({@code reduce.preemption.limit}), at most enough
+ * for every pending map, and asked for again.
  */
 final class MrJob {
   static final int MAP_PRIORITY = 20;
@@ -190,8 +191,24 @@ final class MrJob {
       return reducesUnassigned;
     }
     int held = running.size() + reduceContainers.size();
-    int limit = (int) Math.floor(REDUCE_RAMPUP_LIMIT * (held + headroomContainers()));
+    int limit = reduceLimit(held + headroomContainers(), mapsDone, splits.size(), pendingMaps() + running.size());
     return Math.max(0, Math.min(reducesUnassigned, limit - reduceContainers.size()));
+  }
+
+  /**
+   * The most reduces the MapReduce AM lets a job ask for and hold while some of its maps are not
+   * yet running ({@code RMContainerAllocator.scheduleReduces}), in containers of one size, as the
+   * replay's are. Of what the job holds plus its headroom ({@code total}), the reduces' ideal
+   * share ramps up with the maps done, {@code ⌊total · min(done / maps, 1/2)⌋} (the ramp-up limit
+   * {@code yarn.app.mapreduce.am.job.reduce.rampup.limit}); if the rest is at least the maps still
+   * to finish, asked for or running ({@code unfinished}), what they leave of it goes to the
+   * reduces too. Exact, {@code ⌊total · done / maps⌋} in long arithmetic; the AM computes in
+   * memory and floats, which may round a share down by one container.
+   */
+  static int reduceLimit(int total, int done, int maps, int unfinished) {
+    long ramped = maps == 0 ? total : (long) total * done / maps;
+    int ideal = (int) Math.min(ramped, (long) Math.floor(total * REDUCE_RAMPUP_LIMIT));
+    return total - ideal >= unfinished ? total - unfinished : ideal;
   }
 
   /** No map fits the headroom while maps wait: take back waiting reduces, as the MapReduce AM does. */
