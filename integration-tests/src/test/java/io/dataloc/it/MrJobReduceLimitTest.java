@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class MrJobReduceLimitTest {
   @Test
   void theReducesShareRampsWithTheMapsDoneUpToHalf() {
-    // 100 containers, 1,000 maps of which 900 are still to finish: the maps need more than the rest.
+    // 100 containers, 1,000 maps: those still to finish need more than the reduces leave them.
     assertEquals(5, MrJob.reduceLimit(100, 50, 1000, 950), "5% done: 5 of 100");
     assertEquals(30, MrJob.reduceLimit(100, 300, 1000, 700), "30% done: 30");
     assertEquals(50, MrJob.reduceLimit(100, 600, 1000, 400), "60% done: capped at half");
