@@ -187,11 +187,12 @@ final class MrJob {
     if (tasks == null || reduces == 0 || mapsDone < reduceAskAt) {
       return 0;
     }
-    if (pendingMaps() == 0) {
+    int pending = pendingMaps();
+    if (pending == 0) {
       return reducesUnassigned;
     }
     int held = running.size() + reduceContainers.size();
-    int limit = reduceLimit(held + headroomContainers(), mapsDone, splits.size(), pendingMaps() + running.size());
+    int limit = reduceLimit(held + headroomContainers(), mapsDone, splits.size(), pending + running.size());
     return Math.max(0, Math.min(reducesUnassigned, limit - reduceContainers.size()));
   }
 

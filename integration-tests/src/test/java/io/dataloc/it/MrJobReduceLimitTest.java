@@ -22,6 +22,7 @@ class MrJobReduceLimitTest {
     assertEquals(90, MrJob.reduceLimit(100, 10, 20, 10), "10 maps left of 100 containers: 90 for reduces");
     assertEquals(5, MrJob.reduceLimit(100, 5, 100, 96), "96 maps need more than the 95 left: the ideal 5");
     assertEquals(5, MrJob.reduceLimit(100, 5, 100, 95), "exactly the 95 left: 100 − 95");
+    assertEquals(10, MrJob.reduceLimit(100, 5, 100, 90), "90 maps of the 95 left: the ideal 5 and the 5 they leave");
   }
 
   @Test
