@@ -72,6 +72,8 @@ final class MrJob {
   private final Map<String, List<Integer>> hostList = new LinkedHashMap<>();
   private final Map<String, List<Integer>> rackList = new LinkedHashMap<>();
   private final boolean[] pending;
+  /** How many of {@link #pending} are true. */
+  private int pendingCount;
   final String[] ranOn;
   /** 0 data-local, 1 rack-local, 2 other. */
   final int[] level;
@@ -102,6 +104,7 @@ final class MrJob {
     done = new boolean[m];
     for (int t = 0; t < m; t++) {
       pending[t] = true;
+      pendingCount++;
       for (String h : splits.get(t)) {
         hostList.computeIfAbsent(h, k -> new ArrayList<>()).add(t);
         add(hostAsk, h, 1);
@@ -263,7 +266,10 @@ final class MrJob {
   }
 
   private void requeue(int t) {
-    pending[t] = true;
+    if (!pending[t]) {
+      pending[t] = true;
+      pendingCount++;
+    }
     ranOn[t] = null;
     for (String h : splits.get(t)) {
       add(hostAsk, h, 1);
@@ -327,6 +333,7 @@ final class MrJob {
     for (int t : list) {
       if (pending[t]) {
         pending[t] = false;
+        pendingCount--;
         String host = c.getNodeId().getHost();
         ranOn[t] = host;
         level[t] = lvl;
@@ -396,11 +403,7 @@ final class MrJob {
 
   /** Maps not yet given a container. */
   int pendingMaps() {
-    int p = 0;
-    for (boolean b : pending) {
-      p += b ? 1 : 0;
-    }
-    return p;
+    return pendingCount;
   }
 
   /** Maps that ran rack-local (1) or off-switch (2). */

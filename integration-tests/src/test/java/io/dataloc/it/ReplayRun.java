@@ -216,7 +216,7 @@ final class ReplayRun {
         while (next < trace.size() && trace.get(next).submitSeconds() <= t) {
           Job j = new Job(trace.get(next), model);
           follow.at(t, j.trace.name(), () -> String.format(Locale.ROOT, "submitted: %d maps, %d reduces, floor %.1f s",
-              j.maps, j.reduces, model.floor(j.input, j.shuffle, j.output, j.maps, j.reduces)));
+              j.maps, j.reduces, model.floor(j.trace.name(), j.input, j.shuffle, j.output, j.maps, j.reduces)));
           j.app = c.submitOnly("swim", j.splits, url -> url);
           jobs.add(j);
           live.add(j);
@@ -290,7 +290,7 @@ final class ReplayRun {
           }
           if (j.mr == null) {
             j.mr = new MrJob(j.am, j.splits, model.topology(), task);
-            j.mr.listen(tasks(j, runner, owner, outbox, now, k, follow), j.reduces, k.slowStart());
+            j.mr.listen(tasks(j, runner, owner, outbox, now, model, follow), j.reduces, k.slowStart());
           }
           j.mr.heartbeat();
           if (follow.follows(j.trace.name()) && c.rm.getResourceScheduler() instanceof DatalocFrontEnd d) {
@@ -349,7 +349,8 @@ final class ReplayRun {
   private static final List<String> LEVELS = List.of("node-local", "rack-local", "off-switch");
 
   private static MrJob.Tasks tasks(Job j, TaskRunner runner, Map<ContainerId, Job> owner,
-      Map<String, List<ContainerStatus>> outbox, double[] now, ClusterModel.Constants k, Follow follow) {
+      Map<String, List<ContainerStatus>> outbox, double[] now, ClusterModel model, Follow follow) {
+    ClusterModel.Constants k = model.k;
     return new MrJob.Tasks() {
       @Override
       public void mapStarted(int task, String host, int level, ContainerId container) {
@@ -361,7 +362,8 @@ final class ReplayRun {
         owner.put(container, j);
         j.mapsByHost.merge(host, 1, Integer::sum);
         long out = j.reduces > 0 ? j.shuffle / j.maps : j.output / j.maps;
-        runner.startMap(container, host, j.splits.get(task), j.mapBytes(task, k.blockBytes()), out, now[0]);
+        runner.startMap(container, host, j.splits.get(task), j.mapBytes(task, k.blockBytes()), out,
+            model.cpuFactor(j.trace.name(), task), now[0]);
         running(host, container);
       }
 
@@ -462,7 +464,7 @@ final class ReplayRun {
       double wall) {
     List<ReplayResult.JobTime> out = new ArrayList<>();
     for (Job j : jobs) {
-      double floor = model.floor(j.input, j.shuffle, j.output, j.maps, j.reduces);
+      double floor = model.floor(j.trace.name(), j.input, j.shuffle, j.output, j.maps, j.reduces);
       int local = j.mr == null ? 0 : j.mr.dataLocal();
       int rack = j.mr == null ? 0 : j.mr.atLevel(1);
       int off = j.mr == null ? 0 : j.mr.atLevel(2);

@@ -41,13 +41,22 @@ public final class ClusterModel {
    *     whole cluster shares this many cores (every "host" a process on one machine, as on the
    *     namespaced cluster), and each JVM start is that many core-seconds of work, at most one core
    *     each, the cores shared max-min fairly among the starts under way
+   * @param cpuSpread 0: every map of a job processes its bytes at {@code mapCpuRate}; else each map's
+   *     processing time is scaled by its own factor, uniform in {@code [1 - cpuSpread, 1 +
+   *     cpuSpread]} ({@link ClusterModel#cpuFactor}), as map times vary on a real cluster
    */
   public record Constants(long blockBytes, double nicRate, int oversubscription, double diskRate,
       double mapCpuRate, double reduceCpuRate, double writeRate, double amStartSeconds, double taskStartSeconds,
-      long bytesPerReduce, double slowStart, int nodeMb, int traceNodes, double sharedCores) {
+      long bytesPerReduce, double slowStart, int nodeMb, int traceNodes, double sharedCores, double cpuSpread) {
     public static Constants defaults() {
       return new Constants(128L << 20, 125e6, 4, 100e6, 50e6, 50e6, 100e6, 2, 1, 1L << 30, 0.05, 8192,
-          3000, 0);
+          3000, 0, 0);
+    }
+
+    /** These constants with each map's processing time spread by {@code spread} ({@code cpuSpread}). */
+    public Constants withCpuSpread(double spread) {
+      return new Constants(blockBytes, nicRate, oversubscription, diskRate, mapCpuRate, reduceCpuRate, writeRate,
+          amStartSeconds, taskStartSeconds, bytesPerReduce, slowStart, nodeMb, traceNodes, sharedCores, spread);
     }
   }
 
@@ -81,6 +90,20 @@ public final class ClusterModel {
       hosts.add(h);
       byRack.get(r).add(h);
     }
+  }
+
+  /**
+   * The factor by which map {@code task} of job {@code job} takes longer than {@code mapCpuRate}
+   * says to process its bytes: exactly 1 when {@code cpuSpread} is 0, else uniform in {@code [1 -
+   * cpuSpread, 1 + cpuSpread]}, drawn from the seed, the job's name and the task alone, so every
+   * scheduler of a run sees the same task take the same time wherever it runs.
+   */
+  public double cpuFactor(String job, int task) {
+    if (k.cpuSpread() == 0) {
+      return 1;
+    }
+    long key = seed * 0x9E3779B97F4A7C15L + ((long) job.hashCode() << 32 ^ (task & 0xFFFFFFFFL));
+    return 1 - k.cpuSpread() + 2 * k.cpuSpread() * new SplittableRandom(key).nextDouble();
   }
 
   /** The seed that placed the blocks (and orders the heartbeats of a replay). */
@@ -167,13 +190,20 @@ public final class ClusterModel {
   }
 
   /**
-   * A job's contention-free time (s) from scaled bytes: its AM start; its longest map data-local on
-   * an idle node (JVM start, read, processing, write); with reduces, a reduce's JVM start, its fetch
-   * at one NIC's rate, processing and write. No scheduler can beat it.
+   * Job {@code job}'s contention-free time (s) from scaled bytes: its AM start; its longest map
+   * data-local on an idle node (JVM start, read, processing at its {@link #cpuFactor}, write); with
+   * reduces, a reduce's JVM start, its fetch at one NIC's rate, processing and write. No scheduler
+   * can beat it.
    */
-  public double floor(long input, long shuffle, long output, int maps, int reduces) {
-    long block = Math.min(k.blockBytes(), Math.max(input, 0));
-    double map = k.taskStartSeconds() + block / k.diskRate() + block / k.mapCpuRate();
+  public double floor(String job, long input, long shuffle, long output, int maps, int reduces) {
+    double map = 0;
+    for (int t = 0; t < Math.max(1, maps); t++) {
+      long block = Math.max(0, Math.min(k.blockBytes(), input - t * k.blockBytes()));
+      map = Math.max(map, k.taskStartSeconds() + block / k.diskRate() + block / k.mapCpuRate() * cpuFactor(job, t));
+      if (k.cpuSpread() == 0) {
+        break; // the first block is the largest
+      }
+    }
     if (reduces == 0) {
       return k.amStartSeconds() + map + (double) output / maps / k.writeRate();
     }

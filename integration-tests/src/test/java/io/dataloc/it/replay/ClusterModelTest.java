@@ -66,11 +66,58 @@ class ClusterModelTest {
     // AM 2 s; a map: JVM 1 s, a block read at 100 MB/s and processed at 50 MB/s, its share of
     // 300 MB of output written at 100 MB/s.
     double map = 1 + block / 100e6 + block / 50e6;
-    assertEquals(2 + map + 1.0, m.floor(3 * block, 0, 300_000_000, 3, 0), 1e-9);
+    assertEquals(2 + map + 1.0, m.floor("j", 3 * block, 0, 300_000_000, 3, 0), 1e-9);
     // With two reduces: each map spills its share of 500 MB of shuffle; a reduce (JVM 1 s) fetches
     // 250 MB at 125 MB/s, processes it at 50 MB/s and writes 50 MB of the 100 MB output.
     assertEquals(2 + map + 500e6 / 5 / 100e6 + 1 + 2 + 5 + 0.5,
-        m.floor(5 * block, 500_000_000, 100_000_000, 5, 2), 1e-9);
+        m.floor("j", 5 * block, 500_000_000, 100_000_000, 5, 2), 1e-9);
+  }
+
+  @Test
+  void taskCpuFactorsAreOneWithoutSpreadElseSpreadEvenlyAndTheSameForEveryRunOfASeed() {
+    ClusterModel.Constants d = ClusterModel.Constants.defaults();
+    ClusterModel none = new ClusterModel(10, 2, 1, d);
+    ClusterModel spread = new ClusterModel(10, 2, 1, d.withCpuSpread(0.2));
+    ClusterModel again = new ClusterModel(10, 2, 1, d.withCpuSpread(0.2));
+    ClusterModel otherSeed = new ClusterModel(10, 2, 2, d.withCpuSpread(0.2));
+    int n = 20_000;
+    double sum = 0;
+    double lo = 2;
+    double hi = 0;
+    int differ = 0;
+    for (int t = 0; t < n; t++) {
+      String job = "job" + (t % 100);
+      assertEquals(1.0, none.cpuFactor(job, t / 100));
+      double f = spread.cpuFactor(job, t / 100);
+      assertEquals(f, again.cpuFactor(job, t / 100), "one seed, one job, one task: one factor");
+      differ += f != otherSeed.cpuFactor(job, t / 100) ? 1 : 0;
+      sum += f;
+      lo = Math.min(lo, f);
+      hi = Math.max(hi, f);
+    }
+    assertTrue(lo >= 0.8 && hi <= 1.2, lo + ".." + hi);
+    // Uniform on [0.8, 1.2]: 20,000 draws reach within 0.005 of both ends and average 1 within 0.005
+    // (standard error 0.0008).
+    assertTrue(lo < 0.805 && hi > 1.195, lo + ".." + hi);
+    assertEquals(1.0, sum / n, 0.005);
+    assertTrue(differ > n * 0.99, "another seed draws other factors: " + differ);
+  }
+
+  @Test
+  void withSpreadTheFloorTakesTheJobsSlowestMap() {
+    ClusterModel.Constants d = ClusterModel.Constants.defaults();
+    ClusterModel spread = new ClusterModel(10, 2, 1, d.withCpuSpread(0.3));
+    ClusterModel none = new ClusterModel(10, 2, 1, d);
+    long block = 128L << 20;
+    double slowest = Math.max(spread.cpuFactor("j", 0), Math.max(spread.cpuFactor("j", 1), spread.cpuFactor("j", 2)));
+    // Three full blocks: the floor grows by the slowest map's extra processing, 128 MiB at 50 MB/s.
+    assertEquals(none.floor("j", 3 * block, 0, 300_000_000, 3, 0) + block / 50e6 * (slowest - 1),
+        spread.floor("j", 3 * block, 0, 300_000_000, 3, 0), 1e-9);
+    // A last, partial block only counts if its map is the slowest: 2.5 blocks over 3 maps.
+    double partial = Math.max(Math.max(1 + block / 100e6 + block / 50e6 * spread.cpuFactor("k", 0),
+        1 + block / 100e6 + block / 50e6 * spread.cpuFactor("k", 1)),
+        1 + block / 2 / 100e6 + block / 2 / 50e6 * spread.cpuFactor("k", 2));
+    assertEquals(2 + partial + 250_000_000 / 3.0 / 100e6, spread.floor("k", 5 * block / 2, 0, 250_000_000, 3, 0), 1e-9);
   }
 
   @Test
@@ -125,5 +172,9 @@ class ClusterModelTest {
     String many = String.join(",", java.util.stream.IntStream.range(0, 101).mapToObj(i -> "job" + i).toList());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--follow", many}))
         .getMessage().contains("at most 100"));
+    assertEquals(0.0, ReplayOptions.parse(new String[0]).constants().cpuSpread(), "no spread unless asked");
+    assertEquals(0.2, ReplayOptions.parse(new String[] {"--cpu-spread", "0.2"}).constants().cpuSpread());
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--cpu-spread", "1"}))
+        .getMessage().contains("--cpu-spread"));
   }
 }

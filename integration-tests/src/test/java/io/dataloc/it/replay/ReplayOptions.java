@@ -21,7 +21,8 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
   public static ReplayOptions parse(String[] args) {
     Map<String, String> m = new HashMap<>();
     Set<String> known = Set.of("trace", "hours", "nodes", "racks", "schedulers", "seed", "out", "am-percent",
-        "drain-hours", "quantum", "nic-mbit", "oversubscription", "trace-nodes", "dataloc", "capacity", "follow");
+        "drain-hours", "quantum", "nic-mbit", "oversubscription", "trace-nodes", "cpu-spread", "dataloc", "capacity",
+        "follow");
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (!a.startsWith("--") || !known.contains(a.substring(2))) {
@@ -57,10 +58,11 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
     double nic = doubleIn("nic-mbit", m.getOrDefault("nic-mbit", "1000"), 100, 100_000) * 1e6 / 8;
     int over = intIn("oversubscription", m.getOrDefault("oversubscription", "4"), 1, 64);
     int traceNodes = intIn("trace-nodes", m.getOrDefault("trace-nodes", "3000"), 1, 1_000_000);
+    double cpuSpread = doubleIn("cpu-spread", m.getOrDefault("cpu-spread", "0"), 0, 0.9);
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
     ClusterModel.Constants k = new ClusterModel.Constants(d.blockBytes(), nic, over, d.diskRate(), d.mapCpuRate(),
         d.reduceCpuRate(), d.writeRate(), d.amStartSeconds(), d.taskStartSeconds(), d.bytesPerReduce(),
-        d.slowStart(), d.nodeMb(), traceNodes, d.sharedCores());
+        d.slowStart(), d.nodeMb(), traceNodes, d.sharedCores(), cpuSpread);
     return new ReplayOptions(trace, from, to, nodes, racks, schedulers, seed,
         Path.of(m.getOrDefault("out", "target/replay")), am, drain, quantum, k, datalocSettings(m.getOrDefault("dataloc", "")),
         capacitySettings(m.getOrDefault("capacity", "")), follow(m.getOrDefault("follow", "")));

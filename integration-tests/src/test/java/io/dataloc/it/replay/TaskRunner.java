@@ -61,10 +61,16 @@ public final class TaskRunner {
 
   /** Starts a map of {@code bytes} from a block on {@code replicas}, writing {@code outputBytes}, at {@code now}. */
   public void startMap(Object key, String host, List<String> replicas, long bytes, long outputBytes, double now) {
+    startMap(key, host, replicas, bytes, outputBytes, 1, now);
+  }
+
+  /** As above, its processing {@code cpuFactor} times as long as {@code mapCpuRate} says ({@link ClusterModel#cpuFactor}). */
+  public void startMap(Object key, String host, List<String> replicas, long bytes, long outputBytes, double cpuFactor,
+      double now) {
     ClusterModel.Constants k = model.k;
     Task t = new Task(key, host);
     startJvm(t, k.taskStartSeconds(), now, () -> {
-      double after = bytes / k.mapCpuRate() + outputBytes / k.writeRate();
+      double after = bytes / k.mapCpuRate() * cpuFactor + outputBytes / k.writeRate();
       if (replicas.contains(host) || bytes == 0) {
         at(net.now() + bytes / k.diskRate() + after, t, () -> end(t));
       } else {

@@ -29,6 +29,19 @@ class TaskRunnerTest {
   }
 
   @Test
+  void aMapsCpuFactorScalesItsProcessingAlone() {
+    FlowNetwork net = new FlowNetwork(m.linkCapacities());
+    TaskRunner r = new TaskRunner(m, net);
+    // 100 MB local: start 1 s, read 1 s, CPU 2 s x 1.5, 50 MB of output written at 100 MB/s.
+    r.startMap("slow", "h1", List.of("h1"), 100_000_000, 50_000_000, 1.5, 0);
+    r.startMap("fast", "h2", List.of("h2"), 100_000_000, 50_000_000, 0.75, 0);
+    Map<Object, Double> at = new java.util.HashMap<>();
+    r.advanceTo(10).forEach(e -> at.put(e.key(), e.at()));
+    assertEquals(1 + 1 + 3 + 0.5, at.get("slow"), 1e-9);
+    assertEquals(1 + 1 + 1.5 + 0.5, at.get("fast"), 1e-9);
+  }
+
+  @Test
   void aReduceWaitsForTheLastMapThenFetchesEachHostsShare() {
     FlowNetwork net = new FlowNetwork(m.linkCapacities());
     TaskRunner r = new TaskRunner(m, net);
@@ -48,7 +61,7 @@ class TaskRunnerTest {
     // Two cores for the whole cluster; an AM start is 6 core-seconds, a task start 3.
     ClusterModel shared = new ClusterModel(4, 2, 1, new ClusterModel.Constants(d.blockBytes(), d.nicRate(),
         d.oversubscription(), d.diskRate(), d.mapCpuRate(), d.reduceCpuRate(), d.writeRate(), 6, 3,
-        d.bytesPerReduce(), d.slowStart(), d.nodeMb(), d.traceNodes(), 2));
+        d.bytesPerReduce(), d.slowStart(), d.nodeMb(), d.traceNodes(), 2, 0));
     FlowNetwork net = new FlowNetwork(shared.linkCapacities());
     TaskRunner r = new TaskRunner(shared, net);
     r.startAm("am", "h1", 0);
