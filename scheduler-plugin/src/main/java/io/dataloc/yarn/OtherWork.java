@@ -1,5 +1,6 @@
 package io.dataloc.yarn;
 
+import io.dataloc.core.jobs.EqualShare;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.Map;
@@ -33,7 +34,11 @@ import org.slf4j.LoggerFactory;
  * for maps waits out the first pass (its other requests come after its maps): found so, it moves
  * to a second set that only the pass after the engine's maps walks, so the first pass, made for
  * every container, does not visit every job in its map phase; a change of its asks or its leaving
- * the engine puts it back (the sweep does not: the second pass walks it meanwhile).
+ * the engine puts it back (the sweep does not: the second pass walks it meanwhile). A job past its
+ * map phase that holds more than an equal share of the cluster ({@link EqualShare}; not under
+ * {@code job-ordering=fifo}) is found so in the first pass and moves to the same set, so a job
+ * that arrives while a large job's reduces are asked for gets a freed slot first; a change of its
+ * asks puts it back, to be weighed again.
  * Under the scheduler's monitor; an application is taken out before its priority changes and put
  * back after.
  */
@@ -41,7 +46,7 @@ final class OtherWork {
   private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
 
   /** What {@link #serve} did for one application on one node. */
-  private enum Served { CONTAINER, NOT_HERE, NO_WORK, MAP_PHASE }
+  private enum Served { CONTAINER, NOT_HERE, NO_WORK, AFTER_MAPS }
 
   private final SchedulerContext ctx;
   private final ClusterRoom room;
@@ -51,7 +56,10 @@ final class OtherWork {
   private final AmAdmissions admissions;
   private final Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications;
   private final TreeSet<ApplicationId> walk;
-  /** Jobs in their map phase, walked only after the engine's maps (same order as {@code walk}). */
+  /**
+   * Jobs walked only after the engine's maps (same order as {@code walk}): those in their map
+   * phase, and those past it holding more than an equal share.
+   */
   private final TreeSet<ApplicationId> mapPhase;
   private long lastSweep = Long.MIN_VALUE;
   /**
@@ -142,7 +150,7 @@ final class OtherWork {
         }
         if (s == Served.NO_WORK) {
           it.remove();
-        } else if (s == Served.MAP_PHASE) {
+        } else if (s == Served.AFTER_MAPS) {
           it.remove();
           mapPhase.add(id);
         }
@@ -209,7 +217,10 @@ final class OtherWork {
     // for maps: its maps, early ones included, come after every AM, and its reduces after its maps.
     if (first && exceptMaps && (inEngine || a != null && a.waiting())
         && containers.mapsWanted(attempt, containers.mapKey(attempt)) > 0) {
-      return Served.MAP_PHASE;
+      return Served.AFTER_MAPS;
+    }
+    if (first && exceptMaps && overShare(attempt)) {
+      return Served.AFTER_MAPS; // its last phase comes after the maps of jobs below their share
     }
     boolean work = false;
     for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
@@ -250,6 +261,15 @@ final class OtherWork {
       }
     }
     return work ? Served.NOT_HERE : Served.NO_WORK;
+  }
+
+  /** Whether the application holds more than an equal share of the served cluster (memory), the job ordering not FIFO. */
+  private boolean overShare(DatalocAppAttempt attempt) {
+    if ("fifo".equals(ctx.settings().ordering())) {
+      return false;
+    }
+    return EqualShare.over(attempt.getCurrentConsumption().getMemorySize(), room.served().getMemorySize(),
+        applications.get().size());
   }
 
   /**

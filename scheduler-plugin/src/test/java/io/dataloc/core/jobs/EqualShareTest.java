@@ -1,0 +1,42 @@
+package io.dataloc.core.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigInteger;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class EqualShareTest {
+  @Test
+  void aJobIsOverItsShareWhenItHoldsMoreThanTheTotalOverTheJobs() {
+    // 800 GB among 22 applications: a share is 36.36 GB.
+    assertFalse(EqualShare.over(36_000, 800_000, 22));
+    assertTrue(EqualShare.over(37_000, 800_000, 22));
+    assertFalse(EqualShare.over(400, 800, 2), "exactly half of two is its share");
+    assertTrue(EqualShare.over(401, 800, 2));
+    assertFalse(EqualShare.over(800, 800, 1), "the only job may hold everything");
+    assertFalse(EqualShare.over(0, 0, 5), "holding nothing is never over");
+    assertTrue(EqualShare.over(1, 0, 2), "an empty cluster: anything held is over");
+    assertTrue(EqualShare.over(Long.MAX_VALUE, Long.MAX_VALUE, 2), "the product overflows");
+  }
+
+  @Test
+  void agreesWithExactArithmeticEverywhere() {
+    SplittableRandom rnd = new SplittableRandom(29);
+    long[] edges = {0, 1, 2, 7, 1 << 20, Integer.MAX_VALUE, Long.MAX_VALUE / 3, Long.MAX_VALUE - 1, Long.MAX_VALUE};
+    for (int i = 0; i < 200_000; i++) {
+      long held = i % 3 == 0 ? edges[rnd.nextInt(edges.length)] : rnd.nextLong(0, Long.MAX_VALUE);
+      long total = i % 5 == 0 ? edges[rnd.nextInt(edges.length)] : rnd.nextLong(0, Long.MAX_VALUE);
+      if (i % 2 == 0) {
+        held = rnd.nextLong(0, 1 << 24);
+        total = rnd.nextLong(0, 1L << 30);
+      }
+      int jobs = i % 7 == 0 ? Integer.MAX_VALUE : rnd.nextInt(0, 10_000);
+      boolean oracle = held > 0 && jobs > 1
+          && BigInteger.valueOf(held).multiply(BigInteger.valueOf(jobs)).compareTo(BigInteger.valueOf(total)) > 0;
+      assertEquals(oracle, EqualShare.over(held, total, jobs), held + " of " + total + " among " + jobs);
+    }
+  }
+}
