@@ -48,9 +48,15 @@ class ApplicationPriorityTest {
   }
 
   private MiniMr cluster(Class<?> scheduler, int maxPriority, String name) throws Exception {
+    return cluster(scheduler, maxPriority, name, "fair");
+  }
+
+  /** As above, Dataloc's jobs ordered by {@code ordering} (the default is fair). */
+  private MiniMr cluster(Class<?> scheduler, int maxPriority, String name, String ordering) throws Exception {
     @SuppressWarnings("unchecked")
     Class<? extends ResourceScheduler> s = (Class<? extends ResourceScheduler>) scheduler;
-    return MiniMr.start(s, Map.of(YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, String.valueOf(maxPriority)),
+    return MiniMr.start(s, Map.of(YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, String.valueOf(maxPriority),
+        "yarn.scheduler.dataloc.job-ordering", ordering),
         Scenarios.twoRacks(4), 8192, dir.resolve(name + "-" + scheduler.getSimpleName()));
   }
 
@@ -117,11 +123,15 @@ class ApplicationPriorityTest {
     }
   }
 
-  /** By default the cluster's maximum is 0: every application has priority 0 and arrival decides. */
+  /**
+   * By default the cluster's maximum is 0: every application has priority 0 and arrival decides
+   * (under Dataloc with {@code job-ordering=fifo}; with the default, {@code fair}, arrival decides
+   * up to an equal share: {@link #atEqualPriorityTheFirstKeepsPrecedenceUpToAnEqualShare}).
+   */
   @ParameterizedTest(name = "{0}, asks at priority {1}")
   @MethodSource("cases")
   void byDefaultEveryApplicationHasPriorityZero(Class<?> scheduler, int askPriority) throws Exception {
-    try (MiniMr c = cluster(scheduler, 0, "default")) {
+    try (MiniMr c = cluster(scheduler, 0, "default", "fifo")) {
       App first = submit(c, "alice", null, "h1");
       App second = submit(c, "bob", 9, "h2");
       assertEquals(Priority.newInstance(0), second.app().getApplicationPriority());
@@ -134,6 +144,23 @@ class ApplicationPriorityTest {
   }
 
   /**
+   * Under Dataloc's default {@code job-ordering=fair}, of two applications of one priority asking
+   * for more than the cluster holds (requests the engine does not serve, such as reduces), the
+   * first is served first until it holds more than an equal share of the 32 GB (its AM and 16
+   * containers: 17 GB, the share checked before each container), then the second takes the rest.
+   */
+  @org.junit.jupiter.api.Test
+  void atEqualPriorityTheFirstKeepsPrecedenceUpToAnEqualShare() throws Exception {
+    try (MiniMr c = cluster(LocalityScheduler.class, 0, "share")) {
+      App first = submit(c, "alice", null, "h1");
+      App second = submit(c, "bob", null, "h2");
+      int[] got = race(c, first.am(), second.am(), 5);
+      assertEquals(16, got[0], "the first, to one container past its share");
+      assertEquals(ROOM - 16, got[1], "the second, the rest");
+    }
+  }
+
+  /**
    * A negative priority is raised to 0, the lowest, at submission and on a change: it cannot jump
    * the queue. Before, {@code Integer.MIN_VALUE} was kept and the walk over AMs, reduces and other
    * requests ordered by its negation, which overflows: the application of the lowest priority
@@ -141,7 +168,7 @@ class ApplicationPriorityTest {
    */
   @org.junit.jupiter.api.Test
   void aNegativePriorityIsRaisedToZeroAndJumpsNoQueue() throws Exception {
-    try (MiniMr c = cluster(LocalityScheduler.class, 10, "negative")) {
+    try (MiniMr c = cluster(LocalityScheduler.class, 10, "negative", "fifo")) {
       App first = submit(c, "alice", 0, "h1");
       App second = submit(c, "bob", Integer.MIN_VALUE, "h2");
       assertEquals(Priority.newInstance(0), second.app().getApplicationPriority(), "raised to the lowest");

@@ -35,10 +35,11 @@ import org.slf4j.LoggerFactory;
  * to a second set that only the pass after the engine's maps walks, so the first pass, made for
  * every container, does not visit every job in its map phase; a change of its asks or its leaving
  * the engine puts it back (the sweep does not: the second pass walks it meanwhile). A job past its
- * map phase that holds more than an equal share of the cluster ({@link EqualShare}; not under
- * {@code job-ordering=fifo}) is found so in the first pass and moves to the same set, so a job
- * that arrives while a large job's reduces are asked for gets a freed slot first; a change of its
- * asks puts it back, to be weighed again.
+ * map phase, of the lowest priority running, that holds more than an equal share of the cluster
+ * among the jobs of that priority ({@link EqualShare}; not under {@code job-ordering=fifo}) is
+ * found so in the first pass and moves to the same set, so a job that arrives while a large job's
+ * reduces are asked for gets a freed slot first; a change of its asks puts it back, to be weighed
+ * again.
  * Under the scheduler's monitor; an application is taken out before its priority changes and put
  * back after.
  */
@@ -90,9 +91,10 @@ final class OtherWork {
     this.mapPhase = new TreeSet<>(walk.comparator());
   }
 
-  /** A node heartbeat begins: its count of off-switch other work starts again. */
+  /** A node heartbeat begins: its count of off-switch other work, and of the equal share, start again. */
   void beginHeartbeat() {
     offSwitchThisHeartbeat = 0;
+    shareCounted = false;
   }
 
   /** The application may have requests the engine does not serve. */
@@ -263,14 +265,39 @@ final class OtherWork {
     return work ? Served.NOT_HERE : Served.NO_WORK;
   }
 
-  /** Whether the application holds more than an equal share of the served cluster (memory), the job ordering not FIFO. */
+  /**
+   * Whether the application yields its precedence ({@link EqualShare#yields}; memory, against the
+   * served cluster's), the job ordering not FIFO. The lowest priority, the applications at it and
+   * the served memory are counted once per heartbeat, at the first need.
+   */
   private boolean overShare(DatalocAppAttempt attempt) {
     if ("fifo".equals(ctx.settings().ordering())) {
       return false;
     }
-    return EqualShare.over(attempt.getCurrentConsumption().getMemorySize(), room.served().getMemorySize(),
-        applications.get().size());
+    if (!shareCounted) {
+      lowestPriority = Integer.MAX_VALUE;
+      atLowest = 0;
+      for (ApplicationId id : applications.get().keySet()) {
+        int p = ctx.applicationPriority(id);
+        if (p < lowestPriority) {
+          lowestPriority = p;
+          atLowest = 1;
+        } else if (p == lowestPriority) {
+          atLowest++;
+        }
+      }
+      servedMemory = room.served().getMemorySize();
+      shareCounted = true;
+    }
+    return EqualShare.yields(attempt.getCurrentConsumption().getMemorySize(), servedMemory,
+        ctx.applicationPriority(attempt.getApplicationId()), lowestPriority, atLowest);
   }
+
+  /** This heartbeat's figures for {@link #overShare}, counted at the first need. */
+  private boolean shareCounted;
+  private int lowestPriority;
+  private int atLowest;
+  private long servedMemory;
 
   /**
    * An AM container: within the AM limit, where {@link AmAsks} says the node can take it; outside

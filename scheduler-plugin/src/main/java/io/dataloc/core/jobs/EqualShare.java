@@ -15,6 +15,11 @@ package io.dataloc.core.jobs;
  * container to the application furthest below its share, which this cap approximates with the
  * equal share alone (no weights, no minimum shares).
  *
+ * <p><b>Priorities.</b> Only a job of the lowest application priority among the running ones
+ * yields ({@link #yields}), and its share is counted among the jobs of that priority: a job that
+ * yields lets every job served before the maps go ahead of it, and none of those may rank below
+ * it. Where no job sets a priority, every job is of the lowest.
+ *
  * <p><b>Exactness.</b> {@code held · jobs > total} is decided as {@code held > ⌊total / jobs⌋},
  * which is the same in integers (if {@code held ≥ ⌊total / jobs⌋ + 1} then {@code held · jobs >
  * total}; if not, {@code held · jobs ≤ total}) and cannot overflow. Nothing is over its share
@@ -22,6 +27,16 @@ package io.dataloc.core.jobs;
  */
 public final class EqualShare {
   private EqualShare() {}
+
+  /**
+   * Whether a job past its maps of application priority {@code priority}, holding {@code held} of
+   * {@code total}, yields its precedence: it is of the lowest priority among the running jobs
+   * ({@code lowestPriority}) and holds more than an equal share among the {@code jobsAtLowest}
+   * jobs of that priority.
+   */
+  public static boolean yields(long held, long total, int priority, int lowestPriority, int jobsAtLowest) {
+    return priority <= lowestPriority && over(held, total, jobsAtLowest);
+  }
 
   /**
    * Whether {@code held} of {@code total} (one unit, e.g. MB) is more than an equal share among

@@ -23,6 +23,15 @@ class EqualShareTest {
   }
 
   @Test
+  void onlyAJobOfTheLowestPriorityYieldsItsShareCountedAmongThoseOfItsPriority() {
+    // 32 GB; the job holds 20 GB. Alone at the lowest priority it holds its whole share.
+    assertFalse(EqualShare.yields(20_000, 32_000, 0, 0, 1));
+    assertTrue(EqualShare.yields(20_000, 32_000, 0, 0, 2), "two of the lowest priority: a share is 16 GB");
+    assertFalse(EqualShare.yields(20_000, 32_000, 10, 0, 2), "a job above the lowest priority never yields");
+    assertFalse(EqualShare.yields(16_000, 32_000, 0, 0, 2));
+  }
+
+  @Test
   void agreesWithExactArithmeticEverywhere() {
     SplittableRandom rnd = new SplittableRandom(29);
     long[] edges = {0, 1, 2, 7, 1 << 20, Integer.MAX_VALUE, Long.MAX_VALUE / 3, Long.MAX_VALUE - 1, Long.MAX_VALUE};
