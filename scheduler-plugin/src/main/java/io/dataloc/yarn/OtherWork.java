@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * the engine puts it back (the sweep does not: the second pass walks it meanwhile). A job past its
  * map phase, of the lowest priority running, that holds more than an equal share of the cluster
  * among the jobs of that priority ({@link EqualShare}; not under {@code job-ordering=fifo}) is
- * found so in the first pass and moves to the same set, so a job that arrives while a large job's
+ * found so in the first pass, when it has a container to take, and moves to the same set, so a job that arrives while a large job's
  * reduces are asked for gets a freed slot first; a change of its asks puts it back, to be weighed
  * again.
  * Under the scheduler's monitor; an application is taken out before its priority changes and put
@@ -91,10 +91,9 @@ final class OtherWork {
     this.mapPhase = new TreeSet<>(walk.comparator());
   }
 
-  /** A node heartbeat begins: its count of off-switch other work, and of the equal share, start again. */
+  /** A node heartbeat begins: its count of off-switch other work starts again. */
   void beginHeartbeat() {
     offSwitchThisHeartbeat = 0;
-    shareCounted = false;
   }
 
   /** The application may have requests the engine does not serve. */
@@ -221,9 +220,6 @@ final class OtherWork {
         && containers.mapsWanted(attempt, containers.mapKey(attempt)) > 0) {
       return Served.AFTER_MAPS;
     }
-    if (first && exceptMaps && overShare(attempt)) {
-      return Served.AFTER_MAPS; // its last phase comes after the maps of jobs below their share
-    }
     boolean work = false;
     for (SchedulerRequestKey key : attempt.getSchedulerKeys()) {
       boolean map = containers.isMapKey(key);
@@ -240,6 +236,9 @@ final class OtherWork {
       }
       if (!map && offSwitchSpent(type)) {
         continue;
+      }
+      if (!map && first && exceptMaps && overShare(attempt)) {
+        return Served.AFTER_MAPS; // its last phase comes after the maps of jobs below their share
       }
       boolean early = a != null && a.waiting() && map;
       if (early && type != NodeType.NODE_LOCAL) {
@@ -268,13 +267,18 @@ final class OtherWork {
   /**
    * Whether the application yields its precedence ({@link EqualShare#yields}; memory, against the
    * served cluster's), the job ordering not FIFO. The lowest priority, the applications at it and
-   * the served memory are counted once per heartbeat, at the first need.
+   * the served memory are counted at the first need in a second, and again when the number of
+   * applications changes: a walk over every application, at most once a second between arrivals.
    */
   private boolean overShare(DatalocAppAttempt attempt) {
     if ("fifo".equals(ctx.settings().ordering())) {
       return false;
     }
-    if (!shareCounted) {
+    long now = ctx.nowMillis();
+    int apps = applications.get().size();
+    if (shareCountedAt == Long.MIN_VALUE || now - shareCountedAt >= 1000 || apps != shareApps) {
+      shareCountedAt = now;
+      shareApps = apps;
       lowestPriority = Integer.MAX_VALUE;
       atLowest = 0;
       for (ApplicationId id : applications.get().keySet()) {
@@ -287,14 +291,14 @@ final class OtherWork {
         }
       }
       servedMemory = room.served().getMemorySize();
-      shareCounted = true;
     }
     return EqualShare.yields(attempt.getCurrentConsumption().getMemorySize(), servedMemory,
         ctx.applicationPriority(attempt.getApplicationId()), lowestPriority, atLowest);
   }
 
-  /** This heartbeat's figures for {@link #overShare}, counted at the first need. */
-  private boolean shareCounted;
+  /** The figures of {@link #overShare}, when they were counted and over how many applications. */
+  private long shareCountedAt = Long.MIN_VALUE;
+  private int shareApps;
   private int lowestPriority;
   private int atLowest;
   private long servedMemory;
