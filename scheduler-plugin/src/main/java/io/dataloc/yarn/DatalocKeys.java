@@ -142,7 +142,8 @@ public final class DatalocKeys {
       String.join(", ", OnlinePolicies.names()),
       "online policy: how queued tasks are routed and what a free container serves");
   public static final Key ORDERING = new Key("job-ordering", "fair", String.join(", ", JobOrderings.names()),
-      "which job a free container serves first among those with work for it");
+      "which job a free container serves first among those with work for it; unless fifo, a job past its maps"
+          + " holding more than an equal share of the cluster also loses its reduces' precedence over other jobs' maps");
   public static final Key COST_LOCAL = new Key("cost.local", "1", "a number > 0, 3 decimals at most",
       "planning cost of a node-local map").research();
   public static final Key COST_RACK = new Key("cost.rack", "2", ">= cost.local",
