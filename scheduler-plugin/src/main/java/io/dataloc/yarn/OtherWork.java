@@ -266,12 +266,13 @@ final class OtherWork {
 
   /**
    * Whether the application yields its precedence ({@link EqualShare#yields}; memory, against the
-   * served cluster's), the job ordering not FIFO. The lowest priority, the applications at it and
+   * served cluster's), where the job ordering shares the last phase ({@link
+   * io.dataloc.core.jobs.JobOrdering#sharesLastPhase}). The lowest priority, the applications at it and
    * the served memory are counted at the first need in a second, and again when the number of
    * applications changes: a walk over every application, at most once a second between arrivals.
    */
   private boolean overShare(DatalocAppAttempt attempt) {
-    if ("fifo".equals(ctx.settings().ordering())) {
+    if (!ctx.engine().state().ordering().sharesLastPhase()) {
       return false;
     }
     long now = ctx.nowMillis();

@@ -18,14 +18,17 @@ import java.util.function.Supplier;
  *       {@code TotalUserTime} counts one tick at least; bids are compared exactly by
  *       cross-multiplication.
  * </ul>
+ *
+ * <p>Under {@code fair} and {@code bid} a job past its maps yields its precedence beyond an equal
+ * share ({@link JobOrdering#sharesLastPhase}); under {@code fifo} arrival alone decides.
  */
 public final class JobOrderings {
   private static final Map<String, Supplier<JobOrdering>> REGISTRY = new LinkedHashMap<>();
 
   static {
-    REGISTRY.put("fifo", () -> simple("fifo", (a, b, now, u) -> 0));
-    REGISTRY.put("fair", () -> simple("fair", (a, b, now, u) -> Integer.compare(a.running(), b.running())));
-    REGISTRY.put("bid", () -> simple("bid", JobOrderings::compareBids));
+    REGISTRY.put("fifo", () -> simple("fifo", (a, b, now, u) -> 0, false));
+    REGISTRY.put("fair", () -> simple("fair", (a, b, now, u) -> Integer.compare(a.running(), b.running()), true));
+    REGISTRY.put("bid", () -> simple("bid", JobOrderings::compareBids, true));
   }
 
   private JobOrderings() {}
@@ -46,11 +49,16 @@ public final class JobOrderings {
     int compare(JobView a, JobView b, long now, JobOrdering.UserUsage usage);
   }
 
-  private static JobOrdering simple(String name, Primary primary) {
+  private static JobOrdering simple(String name, Primary primary, boolean sharesLastPhase) {
     return new JobOrdering() {
       @Override
       public String name() {
         return name;
+      }
+
+      @Override
+      public boolean sharesLastPhase() {
+        return sharesLastPhase;
       }
 
       @Override

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigInteger;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +30,14 @@ class EqualShareTest {
     assertTrue(EqualShare.yields(20_000, 32_000, 0, 0, 2), "two of the lowest priority: a share is 16 GB");
     assertFalse(EqualShare.yields(20_000, 32_000, 10, 0, 2), "a job above the lowest priority never yields");
     assertFalse(EqualShare.yields(16_000, 32_000, 0, 0, 2));
+  }
+
+  @Test
+  void everyOrderingButFifoSharesTheLastPhase() {
+    assertFalse(JobOrderings.create("fifo").sharesLastPhase(), "under fifo arrival alone decides");
+    assertTrue(JobOrderings.create("fair").sharesLastPhase());
+    assertTrue(JobOrderings.create("bid").sharesLastPhase());
+    assertEquals(List.of("fifo", "fair", "bid"), JobOrderings.names(), "a new ordering must be placed here");
   }
 
   @Test
