@@ -213,7 +213,7 @@ public final class Calibration {
   static ClusterModel.Constants constants(double taskStart, double amStart, double cores) {
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
     return new ClusterModel.Constants(BLOCK, NIC, 1, d.diskRate(), d.mapCpuRate(), d.reduceCpuRate(), d.writeRate(),
-        amStart, taskStart, d.bytesPerReduce(), d.slowStart(), 4096, 4, cores, 0);
+        amStart, taskStart, d.bytesPerReduce(), d.slowStart(), 4096, 4, cores, d.cpuSpread());
   }
 
   /** The workload of {@code bin/dataloc-workload} for a seed, as a trace, its input pinned where that seed puts it. */

@@ -41,16 +41,29 @@ public final class ClusterModel {
    *     whole cluster shares this many cores (every "host" a process on one machine, as on the
    *     namespaced cluster), and each JVM start is that many core-seconds of work, at most one core
    *     each, the cores shared max-min fairly among the starts under way
-   * @param cpuSpread 0: every map of a job processes its bytes at {@code mapCpuRate}; else each map's
-   *     processing time is scaled by its own factor, uniform in {@code [1 - cpuSpread, 1 +
-   *     cpuSpread]} ({@link ClusterModel#cpuFactor}), as map times vary on a real cluster
+   * @param cpuSpread each map's processing time is scaled by its own factor, uniform in {@code [1 -
+   *     cpuSpread, 1 + cpuSpread]} ({@link ClusterModel#cpuFactor}), as map times vary on a real
+   *     cluster (0.2); 0: every map of a job processes its bytes at {@code mapCpuRate}, and a large
+   *     job's maps on their data start and end in waves
    */
   public record Constants(long blockBytes, double nicRate, int oversubscription, double diskRate,
       double mapCpuRate, double reduceCpuRate, double writeRate, double amStartSeconds, double taskStartSeconds,
       long bytesPerReduce, double slowStart, int nodeMb, int traceNodes, double sharedCores, double cpuSpread) {
     public static Constants defaults() {
       return new Constants(128L << 20, 125e6, 4, 100e6, 50e6, 50e6, 100e6, 2, 1, 1L << 30, 0.05, 8192,
-          3000, 0, 0);
+          3000, 0, 0.2);
+    }
+
+    /** These constants with another network: each host's NIC and the rack uplinks' oversubscription. */
+    public Constants withNetwork(double nic, int oversubscribed) {
+      return new Constants(blockBytes, nic, oversubscribed, diskRate, mapCpuRate, reduceCpuRate, writeRate,
+          amStartSeconds, taskStartSeconds, bytesPerReduce, slowStart, nodeMb, traceNodes, sharedCores, cpuSpread);
+    }
+
+    /** These constants with the trace's bytes scaled from a cluster of {@code nodes} ({@code traceNodes}). */
+    public Constants withTraceNodes(int nodes) {
+      return new Constants(blockBytes, nicRate, oversubscription, diskRate, mapCpuRate, reduceCpuRate, writeRate,
+          amStartSeconds, taskStartSeconds, bytesPerReduce, slowStart, nodeMb, nodes, sharedCores, cpuSpread);
     }
 
     /** These constants with each map's processing time spread by {@code spread} ({@code cpuSpread}). */

@@ -61,7 +61,7 @@ class ClusterModelTest {
 
   @Test
   void theFloorIsTheLongestLocalMapAndOneReduceOnIdleLinks() {
-    ClusterModel m = new ClusterModel(10, 2, 1, ClusterModel.Constants.defaults());
+    ClusterModel m = new ClusterModel(10, 2, 1, ClusterModel.Constants.defaults().withCpuSpread(0));
     long block = 128L << 20;
     // AM 2 s; a map: JVM 1 s, a block read at 100 MB/s and processed at 50 MB/s, its share of
     // 300 MB of output written at 100 MB/s.
@@ -76,7 +76,7 @@ class ClusterModelTest {
   @Test
   void taskCpuFactorsAreOneWithoutSpreadElseSpreadEvenlyAndTheSameForEveryRunOfASeed() {
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
-    ClusterModel none = new ClusterModel(10, 2, 1, d);
+    ClusterModel none = new ClusterModel(10, 2, 1, d.withCpuSpread(0));
     ClusterModel spread = new ClusterModel(10, 2, 1, d.withCpuSpread(0.2));
     ClusterModel again = new ClusterModel(10, 2, 1, d.withCpuSpread(0.2));
     ClusterModel otherSeed = new ClusterModel(10, 2, 2, d.withCpuSpread(0.2));
@@ -107,7 +107,7 @@ class ClusterModelTest {
   void withSpreadTheFloorTakesTheJobsSlowestMap() {
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
     ClusterModel spread = new ClusterModel(10, 2, 1, d.withCpuSpread(0.3));
-    ClusterModel none = new ClusterModel(10, 2, 1, d);
+    ClusterModel none = new ClusterModel(10, 2, 1, d.withCpuSpread(0));
     long block = 128L << 20;
     double slowest = Math.max(spread.cpuFactor("j", 0), Math.max(spread.cpuFactor("j", 1), spread.cpuFactor("j", 2)));
     // Three full blocks: the floor grows by the slowest map's extra processing, 128 MiB at 50 MB/s.
@@ -172,7 +172,8 @@ class ClusterModelTest {
     String many = String.join(",", java.util.stream.IntStream.range(0, 101).mapToObj(i -> "job" + i).toList());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--follow", many}))
         .getMessage().contains("at most 100"));
-    assertEquals(0.0, ReplayOptions.parse(new String[0]).constants().cpuSpread(), "no spread unless asked");
+    assertEquals(0.2, ReplayOptions.parse(new String[0]).constants().cpuSpread(), "the model's spread by default");
+    assertEquals(0.0, ReplayOptions.parse(new String[] {"--cpu-spread", "0"}).constants().cpuSpread());
     assertEquals(0.2, ReplayOptions.parse(new String[] {"--cpu-spread", "0.2"}).constants().cpuSpread());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--cpu-spread", "1"}))
         .getMessage().contains("--cpu-spread"));

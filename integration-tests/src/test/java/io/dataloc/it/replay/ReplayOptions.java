@@ -58,11 +58,9 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
     double nic = doubleIn("nic-mbit", m.getOrDefault("nic-mbit", "1000"), 100, 100_000) * 1e6 / 8;
     int over = intIn("oversubscription", m.getOrDefault("oversubscription", "4"), 1, 64);
     int traceNodes = intIn("trace-nodes", m.getOrDefault("trace-nodes", "3000"), 1, 1_000_000);
-    double cpuSpread = doubleIn("cpu-spread", m.getOrDefault("cpu-spread", "0"), 0, 0.9);
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
-    ClusterModel.Constants k = new ClusterModel.Constants(d.blockBytes(), nic, over, d.diskRate(), d.mapCpuRate(),
-        d.reduceCpuRate(), d.writeRate(), d.amStartSeconds(), d.taskStartSeconds(), d.bytesPerReduce(),
-        d.slowStart(), d.nodeMb(), traceNodes, d.sharedCores(), cpuSpread);
+    double cpuSpread = doubleIn("cpu-spread", m.getOrDefault("cpu-spread", String.valueOf(d.cpuSpread())), 0, 0.9);
+    ClusterModel.Constants k = d.withNetwork(nic, over).withTraceNodes(traceNodes).withCpuSpread(cpuSpread);
     return new ReplayOptions(trace, from, to, nodes, racks, schedulers, seed,
         Path.of(m.getOrDefault("out", "target/replay")), am, drain, quantum, k, datalocSettings(m.getOrDefault("dataloc", "")),
         capacitySettings(m.getOrDefault("capacity", "")), follow(m.getOrDefault("follow", "")));

@@ -99,13 +99,10 @@ public final class ReplayReport {
     }
     ClusterModel.Constants k = o.constants();
     sb.append(String.format(Locale.ROOT, "%nCommand: bin/dataloc-replay --trace %s --hours %d-%d --nodes %d --racks %d"
-        + " --schedulers %s --seed %d --am-percent %s --nic-mbit %.0f --oversubscription %d --trace-nodes %d%n",
+        + " --schedulers %s --seed %d --am-percent %s --nic-mbit %.0f --oversubscription %d --trace-nodes %d"
+        + " --cpu-spread %s%n",
         o.trace().getFileName(), o.fromHour(), o.toHour(), o.nodes(), o.racks(), String.join(",", o.schedulers()),
-        o.seed(), o.amPercent(), k.nicRate() * 8 / 1e6, k.oversubscription(), k.traceNodes()));
-    if (k.cpuSpread() > 0) {
-      sb.setLength(sb.length() - 1);
-      sb.append(" --cpu-spread ").append(k.cpuSpread()).append('\n');
-    }
+        o.seed(), o.amPercent(), k.nicRate() * 8 / 1e6, k.oversubscription(), k.traceNodes(), k.cpuSpread()));
     option(sb, "dataloc", o.dataloc());
     option(sb, "capacity", o.capacity());
     return sb.toString();
