@@ -134,6 +134,9 @@ final class MiniMr implements AutoCloseable {
     // The RM's own stores (node attributes, ...) default to /tmp/hadoop-$USER: shared by every RM
     // on the machine, so two test JVMs at once would trip over each other.
     conf.set("hadoop.tmp.dir", dir.resolve("hadoop-tmp").toString());
+    // The node-attribute and node-label stores default to /tmp/hadoop-yarn-$USER, outside it.
+    conf.set("yarn.node-attribute.fs-store.root-dir", dir.resolve("node-attribute").toUri().toString());
+    conf.set("yarn.node-labels.fs-store.root-dir", dir.resolve("node-labels").toUri().toString());
     // MockRM launches an AM through one named node's heartbeat (launchAndRegisterAM), which the
     // tests choose: AMs are placed first fit here unless a test sets the wait (AmPlacementTest does).
     // For the same reason AMs are admitted in submission order unless a test sets the ordering.

@@ -22,7 +22,21 @@ import java.util.Locale;
 public final class Replay {
   private Replay() {}
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * Runs {@link #replay}; on a failure it says so and exits with status 1 (a ResourceManager that
+   * failed to start leaves threads that would keep the JVM alive).
+   */
+  public static void main(String[] args) {
+    try {
+      replay(args);
+    } catch (Throwable t) {
+      t.printStackTrace();
+      System.err.println("dataloc-replay: failed: " + t);
+      System.exit(1);
+    }
+  }
+
+  private static void replay(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("--calibrate")) {
       Calibration.main(java.util.Arrays.copyOfRange(args, 1, args.length));
       return;

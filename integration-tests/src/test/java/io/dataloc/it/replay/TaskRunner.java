@@ -59,12 +59,11 @@ public final class TaskRunner {
     this.net = net;
   }
 
-  /** Starts a map of {@code bytes} from a block on {@code replicas}, writing {@code outputBytes}, at {@code now}. */
-  public void startMap(Object key, String host, List<String> replicas, long bytes, long outputBytes, double now) {
-    startMap(key, host, replicas, bytes, outputBytes, 1, now);
-  }
-
-  /** As above, its processing {@code cpuFactor} times as long as {@code mapCpuRate} says ({@link ClusterModel#cpuFactor}). */
+  /**
+   * Starts a map of {@code bytes} from a block on {@code replicas}, writing {@code outputBytes}, at
+   * {@code now}, its processing {@code cpuFactor} times as long as {@code mapCpuRate} says ({@link
+   * ClusterModel#cpuFactor}).
+   */
   public void startMap(Object key, String host, List<String> replicas, long bytes, long outputBytes, double cpuFactor,
       double now) {
     ClusterModel.Constants k = model.k;

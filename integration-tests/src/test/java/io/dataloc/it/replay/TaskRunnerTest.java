@@ -15,11 +15,11 @@ class TaskRunnerTest {
   void aLocalMapReadsFromDiskAndTwoRemoteOnesShareTheSourceNic() {
     FlowNetwork net = new FlowNetwork(m.linkCapacities());
     TaskRunner r = new TaskRunner(m, net);
-    r.startMap("local", "h1", List.of("h1"), 100_000_000, 0, 0);
+    r.startMap("local", "h1", List.of("h1"), 100_000_000, 0, 1, 0);
     // Two reads of 125 MB from h3 (another rack) share h3's rack uplink (2 hosts x 125 MB/s / 4 =
     // 62.5 MB/s, below h3's NIC): 31.25 MB/s each, 4 s, then 2.5 s of CPU.
-    r.startMap("a", "h1", List.of("h3"), 125_000_000, 0, 0);
-    r.startMap("b", "h2", List.of("h3"), 125_000_000, 0, 0);
+    r.startMap("a", "h1", List.of("h3"), 125_000_000, 0, 1, 0);
+    r.startMap("b", "h2", List.of("h3"), 125_000_000, 0, 1, 0);
     List<TaskRunner.Ended> ended = r.advanceTo(10);
     Map<Object, Double> at = new java.util.HashMap<>();
     ended.forEach(e -> at.put(e.key(), e.at()));
@@ -69,7 +69,7 @@ class TaskRunnerTest {
     r.advanceTo(1).forEach(e -> at.put(e.key(), e.at()));
     // From 1 s, four starts share two cores: half a core each.
     for (String t : List.of("m1", "m2", "m3")) {
-      r.startMap(t, "h2", List.of("h2"), 0, 0, 1);
+      r.startMap(t, "h2", List.of("h2"), 0, 0, 1, 1);
     }
     r.advanceTo(30).forEach(e -> at.put(e.key(), e.at()));
     // The maps' 3 core-seconds at half a core: done at 7 s (an empty map ends as it starts); the
@@ -80,7 +80,7 @@ class TaskRunnerTest {
     // Without shared cores each start takes its time, whatever else starts.
     TaskRunner alone = new TaskRunner(m, new FlowNetwork(m.linkCapacities()));
     alone.startAm("am", "h1", 0);
-    alone.startMap("m", "h1", List.of("h1"), 0, 0, 0);
+    alone.startMap("m", "h1", List.of("h1"), 0, 0, 1, 0);
     Map<Object, Double> t = new java.util.HashMap<>();
     alone.advanceTo(10).forEach(e -> t.put(e.key(), e.at()));
     assertEquals(d.amStartSeconds(), t.get("am"), 1e-9);
