@@ -36,10 +36,11 @@ import org.slf4j.LoggerFactory;
  * every container, does not visit every job in its map phase; a change of its asks or its leaving
  * the engine puts it back (the sweep does not: the second pass walks it meanwhile). A job past its
  * map phase, of the lowest priority running, that holds more than an equal share of the cluster
- * among the jobs of that priority ({@link EqualShare}; not under {@code job-ordering=fifo}) is
- * found so in the first pass, when it has a container to take, and moves to the same set, so a job that arrives while a large job's
- * reduces are asked for gets a freed slot first; a change of its asks puts it back, to be weighed
- * again.
+ * among the jobs of that priority ({@link EqualShare}; only where the job ordering {@link
+ * io.dataloc.core.jobs.JobOrdering#sharesLastPhase shares the last phase}, not under fifo) is
+ * found so in the first pass, when it has a container to take, and moves to the same set, so a
+ * job that arrives while a large job's reduces are asked for gets a freed slot first; a change of
+ * its asks puts it back, to be weighed again.
  * Under the scheduler's monitor; an application is taken out before its priority changes and put
  * back after.
  */
