@@ -211,9 +211,8 @@ public final class Calibration {
    * two start times and its cores (0: none shared, each start takes its time).
    */
   static ClusterModel.Constants constants(double taskStart, double amStart, double cores) {
-    ClusterModel.Constants d = ClusterModel.Constants.defaults();
-    return new ClusterModel.Constants(BLOCK, NIC, 1, d.diskRate(), d.mapCpuRate(), d.reduceCpuRate(), d.writeRate(),
-        amStart, taskStart, d.bytesPerReduce(), d.slowStart(), 4096, 4, cores, d.cpuSpread());
+    return ClusterModel.Constants.defaults().toBuilder().blockBytes(BLOCK).nicRate(NIC).oversubscription(1)
+        .amStartSeconds(amStart).taskStartSeconds(taskStart).nodeMb(4096).traceNodes(4).sharedCores(cores).build();
   }
 
   /** The workload of {@code bin/dataloc-workload} for a seed, as a trace, its input pinned where that seed puts it. */

@@ -22,20 +22,23 @@ import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A job past its maps that holds more than an equal share of the cluster does not take a freed
  * slot ahead of a job that arrives meanwhile ({@code EqualShare}): four 4-GB nodes, a job whose
  * reduces fill them and ask for more, then a one-map job. Under {@code job-ordering=fair} (the
- * default) the newcomer's AM gets the next slot that frees, and its map the one after; under
- * {@code fifo} the earlier job's reduces take both, as the FIFO scheduler's would.
+ * default) and {@code bid} the newcomer's AM gets the next slot that frees, and its map the one
+ * after; under {@code fifo} the earlier job's reduces take both, as the FIFO scheduler's would.
  */
 class ReduceShareTest {
   @TempDir Path dir;
 
-  @Test
-  void aJobOverItsShareLetsANewcomersAmAndMapGoFirst() throws Exception {
-    try (MiniMr c = cluster("fair")) {
+  @ParameterizedTest
+  @ValueSource(strings = {"fair", "bid"})
+  void aJobOverItsShareLetsANewcomersAmAndMapGoFirst(String ordering) throws Exception {
+    try (MiniMr c = cluster(ordering)) {
       MockAM big = fill(c);
       List<List<String>> splits = List.of(List.of("h3"));
       RMApp small = c.submit("bob", splits);

@@ -56,20 +56,140 @@ public final class ClusterModel {
 
     /** These constants with another network: each host's NIC and the rack uplinks' oversubscription. */
     public Constants withNetwork(double nic, int oversubscribed) {
-      return new Constants(blockBytes, nic, oversubscribed, diskRate, mapCpuRate, reduceCpuRate, writeRate,
-          amStartSeconds, taskStartSeconds, bytesPerReduce, slowStart, nodeMb, traceNodes, sharedCores, cpuSpread);
+      return toBuilder().nicRate(nic).oversubscription(oversubscribed).build();
     }
 
     /** These constants with the trace's bytes scaled from a cluster of {@code nodes} ({@code traceNodes}). */
     public Constants withTraceNodes(int nodes) {
-      return new Constants(blockBytes, nicRate, oversubscription, diskRate, mapCpuRate, reduceCpuRate, writeRate,
-          amStartSeconds, taskStartSeconds, bytesPerReduce, slowStart, nodeMb, nodes, sharedCores, cpuSpread);
+      return toBuilder().traceNodes(nodes).build();
     }
 
     /** These constants with each map's processing time spread by {@code spread} ({@code cpuSpread}). */
     public Constants withCpuSpread(double spread) {
-      return new Constants(blockBytes, nicRate, oversubscription, diskRate, mapCpuRate, reduceCpuRate, writeRate,
-          amStartSeconds, taskStartSeconds, bytesPerReduce, slowStart, nodeMb, traceNodes, sharedCores, spread);
+      return toBuilder().cpuSpread(spread).build();
+    }
+
+    /** A builder that starts from these constants, to change any of them by name. */
+    public Builder toBuilder() {
+      return new Builder(this);
+    }
+
+    /** Constants changed by name from a starting set ({@link Constants#toBuilder}); each setter names its component. */
+    public static final class Builder {
+      private long blockBytes;
+      private double nicRate;
+      private int oversubscription;
+      private double diskRate;
+      private double mapCpuRate;
+      private double reduceCpuRate;
+      private double writeRate;
+      private double amStartSeconds;
+      private double taskStartSeconds;
+      private long bytesPerReduce;
+      private double slowStart;
+      private int nodeMb;
+      private int traceNodes;
+      private double sharedCores;
+      private double cpuSpread;
+
+      private Builder(Constants c) {
+        blockBytes = c.blockBytes;
+        nicRate = c.nicRate;
+        oversubscription = c.oversubscription;
+        diskRate = c.diskRate;
+        mapCpuRate = c.mapCpuRate;
+        reduceCpuRate = c.reduceCpuRate;
+        writeRate = c.writeRate;
+        amStartSeconds = c.amStartSeconds;
+        taskStartSeconds = c.taskStartSeconds;
+        bytesPerReduce = c.bytesPerReduce;
+        slowStart = c.slowStart;
+        nodeMb = c.nodeMb;
+        traceNodes = c.traceNodes;
+        sharedCores = c.sharedCores;
+        cpuSpread = c.cpuSpread;
+      }
+
+      public Builder blockBytes(long v) {
+        blockBytes = v;
+        return this;
+      }
+
+      public Builder nicRate(double v) {
+        nicRate = v;
+        return this;
+      }
+
+      public Builder oversubscription(int v) {
+        oversubscription = v;
+        return this;
+      }
+
+      public Builder diskRate(double v) {
+        diskRate = v;
+        return this;
+      }
+
+      public Builder mapCpuRate(double v) {
+        mapCpuRate = v;
+        return this;
+      }
+
+      public Builder reduceCpuRate(double v) {
+        reduceCpuRate = v;
+        return this;
+      }
+
+      public Builder writeRate(double v) {
+        writeRate = v;
+        return this;
+      }
+
+      public Builder amStartSeconds(double v) {
+        amStartSeconds = v;
+        return this;
+      }
+
+      public Builder taskStartSeconds(double v) {
+        taskStartSeconds = v;
+        return this;
+      }
+
+      public Builder bytesPerReduce(long v) {
+        bytesPerReduce = v;
+        return this;
+      }
+
+      public Builder slowStart(double v) {
+        slowStart = v;
+        return this;
+      }
+
+      public Builder nodeMb(int v) {
+        nodeMb = v;
+        return this;
+      }
+
+      public Builder traceNodes(int v) {
+        traceNodes = v;
+        return this;
+      }
+
+      public Builder sharedCores(double v) {
+        sharedCores = v;
+        return this;
+      }
+
+      public Builder cpuSpread(double v) {
+        cpuSpread = v;
+        return this;
+      }
+
+      public Constants build() {
+        return new Constants(blockBytes, nicRate, oversubscription, diskRate, mapCpuRate, reduceCpuRate,
+            writeRate, amStartSeconds, taskStartSeconds, bytesPerReduce, slowStart, nodeMb, traceNodes,
+            sharedCores, cpuSpread);
+      }
     }
   }
 

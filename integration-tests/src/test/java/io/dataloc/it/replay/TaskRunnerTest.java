@@ -59,9 +59,8 @@ class TaskRunnerTest {
   void onSharedCoresJvmStartsShareThemAtMostOneCoreEach() {
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
     // Two cores for the whole cluster; an AM start is 6 core-seconds, a task start 3.
-    ClusterModel shared = new ClusterModel(4, 2, 1, new ClusterModel.Constants(d.blockBytes(), d.nicRate(),
-        d.oversubscription(), d.diskRate(), d.mapCpuRate(), d.reduceCpuRate(), d.writeRate(), 6, 3,
-        d.bytesPerReduce(), d.slowStart(), d.nodeMb(), d.traceNodes(), 2, 0));
+    ClusterModel shared = new ClusterModel(4, 2, 1, d.toBuilder()
+        .amStartSeconds(6).taskStartSeconds(3).sharedCores(2).cpuSpread(0).build());
     FlowNetwork net = new FlowNetwork(shared.linkCapacities());
     TaskRunner r = new TaskRunner(shared, net);
     r.startAm("am", "h1", 0);
