@@ -27,10 +27,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A job past its maps that holds more than an equal share of the cluster does not take a freed
- * slot ahead of a job that arrives meanwhile ({@code EqualShare}): four 4-GB nodes, a job whose
- * reduces fill them and ask for more, then a one-map job. Under {@code job-ordering=fair} (the
- * default) and {@code bid} the newcomer's AM gets the next slot that frees, and its map the one
- * after; under {@code fifo} the earlier job's reduces take both, as the FIFO scheduler's would.
+ * slot ahead of a job that arrives meanwhile ({@code EqualShare}; here with {@code
+ * reduce.max-share=1}, the rule alone): four 4-GB nodes, a job whose reduces fill them and ask for
+ * more, then a one-map job. Under {@code job-ordering=fair} (the default) and {@code bid} the
+ * newcomer's AM gets the next slot that frees, and its map the one after; under {@code fifo} the
+ * earlier job's reduces take both, as the FIFO scheduler's would. And a job over {@code reduce.max-share} while another runs takes no
+ * freed slot for its reduces even when nobody else wants it ({@code LastPhaseCap}), and takes one
+ * again once it runs alone.
  */
 class ReduceShareTest {
   @TempDir Path dir;
@@ -70,29 +73,85 @@ class ReduceShareTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"0.5", "1"})
+  void aJobOverTheCapLeavesAFreedSlotEmptyWhileAnotherRunsAndTakesItAlone(String maxShare) throws Exception {
+    boolean on = maxShare.equals("0.5");
+    try (MiniMr c = cluster("fair", maxShare)) {
+      MockAM big = fill(c);
+      RMApp other = c.submit("bob", null);
+      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
+      MockAM otherAm = c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId());
+      otherAm.registerAppAttempt(); // it asks for nothing
+      assertEquals(on ? 0 : 1, freeOneOn(c, big, "h4").size(),
+          on ? "15 of 16 GB while another runs: no reduce, the slot stays free" : "no cap: the reduce takes it");
+      if (!on) {
+        return;
+      }
+      otherAm.unregisterAppAttempt(org.apache.hadoop.yarn.api.protocolrecords.FinishApplicationMasterRequest
+          .newInstance(org.apache.hadoop.yarn.api.records.FinalApplicationStatus.SUCCEEDED, "", ""), false);
+      c.nodes.get("h3").nodeHeartbeat(other.getCurrentAppAttempt().getAppAttemptId(), 1, ContainerState.COMPLETE);
+      c.rm.waitForState(other.getApplicationId(), org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState.FINISHED);
+      c.rm.drainEvents();
+      c.nodes.get("h4").nodeHeartbeat(true);
+      c.rm.drainEvents();
+      List<Container> got = big.allocate(new ArrayList<>(), new ArrayList<>()).getAllocatedContainers();
+      assertEquals(1, got.size(), "alone again, the job's reduces take the free slot");
+    }
+  }
+
+  /** The equal-share rule alone: {@code reduce.max-share} off. */
   private MiniMr cluster(String ordering) throws Exception {
+    return cluster(ordering, "1");
+  }
+
+  private MiniMr cluster(String ordering, String maxShare) throws Exception {
     return MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.job-ordering", ordering,
-        "yarn.scheduler.dataloc.maximum-am-resource-percent", "0.5"), Scenarios.twoRacks(4), 4096,
-        dir.resolve(ordering));
+        "yarn.scheduler.dataloc.maximum-am-resource-percent", "0.5", "yarn.scheduler.dataloc.reduce.max-share",
+        maxShare), Scenarios.twoRacks(4), 4096, dir.resolve(ordering + "-" + maxShare));
   }
 
   private final List<Container> reduces = new ArrayList<>();
 
   /** A job with no maps asks for 30 reduces; the cluster's 16 GB hold its AM and 15 of them. */
   private MockAM fill(MiniMr c) throws Exception {
+    return reduces(c, 30, 15);
+  }
+
+  /** A job with no maps asks for {@code asked} reduces and gets {@code got} of them. */
+  private MockAM reduces(MiniMr c, int asked, int got) throws Exception {
     RMApp app = c.submit("alice", null);
     MockAM am = MockRM.launchAndRegisterAM(app, c.rm, c.nodes.get("h1"));
     am.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(MrJob.REDUCE_PRIORITY), ResourceRequest.ANY,
-        Resource.newInstance(1024, 1), 30)), List.of());
-    for (int round = 0; round < 10 && reduces.size() < 15; round++) {
+        Resource.newInstance(1024, 1), asked)), List.of());
+    for (int round = 0; round < 10 && reduces.size() < got; round++) {
       for (MockNM nm : c.nodeList()) {
         nm.nodeHeartbeat(true);
         c.rm.drainEvents();
       }
       reduces.addAll(am.allocate(new ArrayList<>(), new ArrayList<>()).getAllocatedContainers());
     }
-    assertEquals(15, reduces.size(), "the reduces fill the cluster");
+    assertEquals(got, reduces.size(), "the reduces run");
     return am;
+  }
+
+  @Test
+  void theAmContainerDoesNotCountAgainstTheCap() throws Exception {
+    try (MiniMr c = cluster("fair", "0.5")) {
+      MockAM big = reduces(c, 8, 8); // its AM and 8 reduces: 9 of 16 GB, 8 of them its last phase
+      RMApp other = c.submit("bob", null);
+      c.nodes.get("h4").nodeHeartbeat(true);
+      c.rm.drainEvents();
+      c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId()).registerAppAttempt();
+      big.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(MrJob.REDUCE_PRIORITY), ResourceRequest.ANY,
+          Resource.newInstance(1024, 1), 1)), List.of());
+      for (MockNM nm : c.nodeList()) {
+        nm.nodeHeartbeat(true);
+        c.rm.drainEvents();
+      }
+      assertEquals(1, big.allocate(new ArrayList<>(), new ArrayList<>()).getAllocatedContainers().size(),
+          "8 GB of reduces is half the cluster, not more: one more reduce runs");
+    }
   }
 
   /** One of the big job's reduces on {@code host} ends; returns the containers the big job got after. */

@@ -171,7 +171,8 @@ public final class DatalocConfiguration {
         range(conf, DatalocKeys.RECOVERY, 0, 86_400_000), (int) range(conf, DatalocKeys.COST_LEARN_SAMPLES, 0, 1_000_000),
         dominant(conf), PriorityAcl.check(get(conf, DatalocKeys.ACL_MAX_PRIORITY)),
         range(conf, DatalocKeys.AM_PLACEMENT_WAIT, 0, 600_000), amAdmission, range(conf, DatalocKeys.CS_MAX_WAIT, 0, 600_000), queues(conf),
-        (int) range(conf, DatalocKeys.HEARTBEAT_MAX_CONTAINERS, 0, Heartbeat.MAX_CONTAINERS));
+        (int) range(conf, DatalocKeys.HEARTBEAT_MAX_CONTAINERS, 0, Heartbeat.MAX_CONTAINERS),
+        rate(conf, DatalocKeys.REDUCE_MAX_SHARE));
   }
 
   /** {@code cs.queues}: empty for every queue ({@code *}). */

@@ -144,6 +144,11 @@ public final class DatalocKeys {
   public static final Key ORDERING = new Key("job-ordering", "fair", String.join(", ", JobOrderings.names()),
       "which job a free container serves first among those with work for it; unless fifo, a job past its maps"
           + " holding more than an equal share of the cluster also loses its reduces' precedence over other jobs' maps");
+  public static final Key REDUCE_MAX_SHARE = new Key("reduce.max-share", "0.5", "0 < f <= 1 (1: off)",
+      "while other applications run, a job of the lowest application priority among them that holds more than this "
+          + "share of the cluster's memory gets no container for its requests other than maps and its "
+          + "ApplicationMaster (a MapReduce job's reduces), even where one is free: the rest stays for jobs that "
+          + "arrive while a large job shuffles").unit("fraction");
   public static final Key COST_LOCAL = new Key("cost.local", "1", "a number > 0, 3 decimals at most",
       "planning cost of a node-local map").research();
   public static final Key COST_RACK = new Key("cost.rack", "2", ">= cost.local",
@@ -253,11 +258,11 @@ public final class DatalocKeys {
       "CapacityScheduler mode: the queues whose jobs Dataloc plans (the others are scheduled as stock)").operator();
 
   /** Keys of the standalone scheduler only: inside the CapacityScheduler its own settings rule (refused there). */
-  public static final List<Key> STANDALONE_ONLY = List.of(ORDERING, AM_RESOURCE_PERCENT,
+  public static final List<Key> STANDALONE_ONLY = List.of(ORDERING, REDUCE_MAX_SHARE, AM_RESOURCE_PERCENT,
       AM_ADMISSION, STARVATION, RESOURCE_CALCULATOR, ACL_SUBMIT, ACL_ADMINISTER, ACL_MAX_PRIORITY,
       NODE_DELAY, RACK_DELAY, HEARTBEAT_MAX_CONTAINERS);
 
-  public static final List<Key> KEYS = List.of(ASSIGNER, FALLBACK_ASSIGNER, POLICY, ORDERING, COST_LOCAL, COST_RACK,
+  public static final List<Key> KEYS = List.of(ASSIGNER, FALLBACK_ASSIGNER, POLICY, ORDERING, REDUCE_MAX_SHARE, COST_LOCAL, COST_RACK,
       COST_REMOTE, COST_CONGESTION, COST_LINK_CONGESTION, COST_LEARN_SAMPLES, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES,
       PLAN_BUDGET, PLAN_MAX_TASKS, SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
       MAX_HOSTS_PER_SPLIT, MAX_HOST_LENGTH, MAX_LISTING, MAX_JOB_CONF_BYTES, STAGING_ROOT, PLACEMENT_THREADS,

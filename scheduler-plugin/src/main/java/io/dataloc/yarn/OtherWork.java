@@ -1,12 +1,15 @@
 package io.dataloc.yarn;
 
 import io.dataloc.core.jobs.EqualShare;
+import io.dataloc.core.jobs.LastPhaseCap;
+import io.dataloc.core.model.Units;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
@@ -40,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * io.dataloc.core.jobs.JobOrdering#sharesLastPhase shares the last phase}, not under fifo) is
  * found so in the first pass, when it has a container to take, and moves to the same set, so a
  * job that arrives while a large job's reduces are asked for gets a freed slot first; a change of
- * its asks puts it back, to be weighed again.
+ * its asks puts it back, to be weighed again. A job of that priority that holds more than {@code
+ * reduce.max-share} of the cluster while other applications run takes nothing for its requests
+ * other than maps and its AM, in either pass ({@link LastPhaseCap}).
  * Under the scheduler's monitor; an application is taken out before its priority changes and put
  * back after.
  */
@@ -238,6 +243,9 @@ final class OtherWork {
       if (!map && offSwitchSpent(type)) {
         continue;
       }
+      if (!map && capped(attempt)) {
+        continue; // it holds more than reduce.max-share while others run: the rest stays for them
+      }
       if (!map && first && exceptMaps && overShare(attempt)) {
         return Served.AFTER_MAPS; // its last phase comes after the maps of jobs below their share
       }
@@ -268,14 +276,43 @@ final class OtherWork {
   /**
    * Whether the application yields its precedence ({@link EqualShare#yields}; memory, against the
    * served cluster's), where the job ordering shares the last phase ({@link
-   * io.dataloc.core.jobs.JobOrdering#sharesLastPhase}). The lowest priority, the applications at it and
-   * the served memory are counted at the first need in a second, and again when the number of
-   * applications changes: a walk over every application, at most once a second between arrivals.
+   * io.dataloc.core.jobs.JobOrdering#sharesLastPhase}).
    */
   private boolean overShare(DatalocAppAttempt attempt) {
     if (!ctx.engine().state().ordering().sharesLastPhase()) {
       return false;
     }
+    countShares();
+    return EqualShare.yields(attempt.getCurrentConsumption().getMemorySize(), servedMemory,
+        ctx.applicationPriority(attempt.getApplicationId()), lowestPriority, atLowest);
+  }
+
+  /**
+   * Whether the application takes no container for its last phase ({@link LastPhaseCap#capped};
+   * memory, its AM container aside, against the served cluster's, {@code reduce.max-share}).
+   */
+  private boolean capped(DatalocAppAttempt attempt) {
+    long permille = ctx.settings().reduceMaxSharePermille();
+    if (permille >= Units.SCALE) {
+      return false;
+    }
+    countShares();
+    long held = attempt.getCurrentConsumption().getMemorySize();
+    // The AM is an attempt's first container; an unmanaged AM has none (its first is a task).
+    RMContainer am = attempt.getRMContainer(ContainerId.newContainerId(attempt.getApplicationAttemptId(), 1));
+    if (am != null && am.isAMContainer()) {
+      held = Math.max(0, held - am.getAllocatedResource().getMemorySize());
+    }
+    return LastPhaseCap.capped(held, servedMemory, permille, ctx.applicationPriority(attempt.getApplicationId()),
+        lowestPriority, shareApps);
+  }
+
+  /**
+   * Counts the lowest priority, the applications at it and the served memory at the first need in
+   * a second, and again when the number of applications changes: a walk over every application, at
+   * most once a second between arrivals.
+   */
+  private void countShares() {
     long now = ctx.nowMillis();
     int apps = applications.get().size();
     if (shareCountedAt == Long.MIN_VALUE || now - shareCountedAt >= 1000 || apps != shareApps) {
@@ -294,11 +331,9 @@ final class OtherWork {
       }
       servedMemory = room.served().getMemorySize();
     }
-    return EqualShare.yields(attempt.getCurrentConsumption().getMemorySize(), servedMemory,
-        ctx.applicationPriority(attempt.getApplicationId()), lowestPriority, atLowest);
   }
 
-  /** The figures of {@link #overShare}, when they were counted and over how many applications. */
+  /** The figures of {@link #countShares}, when they were counted and over how many applications. */
   private long shareCountedAt = Long.MIN_VALUE;
   private int shareApps;
   private int lowestPriority;

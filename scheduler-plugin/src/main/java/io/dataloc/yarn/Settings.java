@@ -42,13 +42,15 @@ public final class Settings {
   private final long csMaxWaitMs;
   private final Set<String> csQueues;
   private final int heartbeatMaxContainers;
+  private final long reduceMaxSharePermille;
 
   public Settings(String assigner, String fallbackAssigner, String policy, String ordering, CostModel cost,
       long alpha, long beta, long gamma, int learnSamples, long planBudgetMs, int planMaxTasks, Set<String> sources,
       String hintEnv, long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed, PlacementBounds bounds,
       long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds, long recoveryMs,
       int costLearnSamples, boolean dominantResources, String aclMaxPriority, long amPlacementWaitMs,
-      String amAdmission, long csMaxWaitMs, Set<String> csQueues, int heartbeatMaxContainers) {
+      String amAdmission, long csMaxWaitMs, Set<String> csQueues, int heartbeatMaxContainers,
+      long reduceMaxSharePermille) {
     this.assigner = assigner;
     this.fallbackAssigner = fallbackAssigner;
     this.policy = policy;
@@ -81,6 +83,7 @@ public final class Settings {
     this.csMaxWaitMs = csMaxWaitMs;
     this.csQueues = csQueues;
     this.heartbeatMaxContainers = heartbeatMaxContainers;
+    this.reduceMaxSharePermille = reduceMaxSharePermille;
   }
 
   public String assigner() {
@@ -212,6 +215,11 @@ public final class Settings {
     return heartbeatMaxContainers;
   }
 
+  /** {@code reduce.max-share} in thousandths of the cluster ({@link io.dataloc.core.jobs.LastPhaseCap}). */
+  public long reduceMaxSharePermille() {
+    return reduceMaxSharePermille;
+  }
+
   /** Whether a request key is MapReduce's map key ({@code map-priority}; any allocation request id). */
   public boolean isMapKey(org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey key) {
     return key != null && key.getPriority() != null && key.getPriority().getPriority() == mapPriority;
@@ -267,12 +275,14 @@ public final class Settings {
         && Objects.equals(amAdmission, that.amAdmission)
         && csMaxWaitMs == that.csMaxWaitMs
         && Objects.equals(csQueues, that.csQueues)
-        && heartbeatMaxContainers == that.heartbeatMaxContainers;
+        && heartbeatMaxContainers == that.heartbeatMaxContainers
+        && reduceMaxSharePermille == that.reduceMaxSharePermille;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(assigner, fallbackAssigner, policy, ordering, cost, alpha, beta, gamma, learnSamples, planBudgetMs, planMaxTasks, sources, hintEnv, readTimeoutMs, mapPriority, nodeDelay, rackDelay, seed, bounds, amResourcePermille, aclSubmit, aclAdminister, starvationRounds, recoveryMs, costLearnSamples, dominantResources, aclMaxPriority, amPlacementWaitMs, amAdmission, csMaxWaitMs, csQueues, heartbeatMaxContainers);
+    return Objects.hash(assigner, fallbackAssigner, policy, ordering, cost, alpha, beta, gamma, learnSamples, planBudgetMs, planMaxTasks, sources, hintEnv, readTimeoutMs, mapPriority, nodeDelay, rackDelay, seed, bounds, amResourcePermille, aclSubmit, aclAdminister, starvationRounds, recoveryMs, costLearnSamples, dominantResources, aclMaxPriority, amPlacementWaitMs, amAdmission, csMaxWaitMs, csQueues, heartbeatMaxContainers,
+        reduceMaxSharePermille);
   }
 
   @Override
@@ -308,6 +318,7 @@ public final class Settings {
         + ", amAdmission=" + amAdmission
         + ", csMaxWaitMs=" + csMaxWaitMs
         + ", csQueues=" + csQueues
-        + ", heartbeatMaxContainers=" + heartbeatMaxContainers + "]";
+        + ", heartbeatMaxContainers=" + heartbeatMaxContainers
+        + ", reduceMaxSharePermille=" + reduceMaxSharePermille + "]";
   }
 }
