@@ -28,12 +28,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * A job past its maps that holds more than an equal share of the cluster does not take a freed
  * slot ahead of a job that arrives meanwhile ({@code EqualShare}; here with {@code
- * reduce.max-share=1}, the rule alone): four 4-GB nodes, a job whose reduces fill them and ask for
- * more, then a one-map job. Under {@code job-ordering=fair} (the default) and {@code bid} the
- * newcomer's AM gets the next slot that frees, and its map the one after; under {@code fifo} the
- * earlier job's reduces take both, as the FIFO scheduler's would. And a job over {@code reduce.max-share} while another runs takes no
- * freed slot for its reduces even when nobody else wants it ({@code LastPhaseCap}), and takes one
- * again once it runs alone.
+ * reduce.max-share=1}, the rule alone): four 4-GB nodes, a job of one map whose reduces fill them
+ * and ask for more, then a one-map job. Under {@code job-ordering=fair} (the default) and {@code
+ * bid} the newcomer's AM gets the next slot that frees, and its map the one after; under {@code
+ * fifo} the earlier job's reduces take both, as the FIFO scheduler's would. And a job over {@code
+ * reduce.max-share} while another runs takes no freed slot for its reduces even when nobody else
+ * wants it ({@code LastPhaseCap}), and takes one again once it runs alone; its AM does not count,
+ * and an application that runs no maps is not capped.
  */
 class ReduceShareTest {
   @TempDir Path dir;
@@ -85,6 +86,7 @@ class ReduceShareTest {
       otherAm.registerAppAttempt(); // it asks for nothing
       assertEquals(on ? 0 : 1, freeOneOn(c, big, "h4").size(),
           on ? "15 of 16 GB while another runs: no reduce, the slot stays free" : "no cap: the reduce takes it");
+      assertEquals(on, ((LocalityScheduler) c.rm.getResourceScheduler()).datalocMetrics().reducesCapped() > 0);
       if (!on) {
         return;
       }
@@ -97,6 +99,17 @@ class ReduceShareTest {
       c.rm.drainEvents();
       List<Container> got = big.allocate(new ArrayList<>(), new ArrayList<>()).getAllocatedContainers();
       assertEquals(1, got.size(), "alone again, the job's reduces take the free slot");
+    }
+  }
+
+  @Test
+  void anApplicationThatRunsNoMapsIsNotCapped() throws Exception {
+    try (MiniMr c = cluster("fair", "0.5")) {
+      MockAM big = containers(c, false, 30, 15); // as Spark's executors: all of its work is "other"
+      RMApp other = c.submit("bob", null);
+      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
+      c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId()).registerAppAttempt();
+      assertEquals(1, freeOneOn(c, big, "h4").size(), "no map phase, no last phase: it takes the slot");
     }
   }
 
@@ -113,15 +126,27 @@ class ReduceShareTest {
 
   private final List<Container> reduces = new ArrayList<>();
 
-  /** A job with no maps asks for 30 reduces; the cluster's 16 GB hold its AM and 15 of them. */
+  /** A job past its one map asks for 30 reduces; the cluster's 16 GB hold its AM and 15 of them. */
   private MockAM fill(MiniMr c) throws Exception {
     return reduces(c, 30, 15);
   }
 
-  /** A job with no maps asks for {@code asked} reduces and gets {@code got} of them. */
+  /**
+   * A job of one map, on h1, runs it (the cap is for the last phase of jobs with a map phase), then
+   * asks for {@code asked} reduces and gets {@code got} of them.
+   */
   private MockAM reduces(MiniMr c, int asked, int got) throws Exception {
-    RMApp app = c.submit("alice", null);
-    MockAM am = MockRM.launchAndRegisterAM(app, c.rm, c.nodes.get("h1"));
+    return containers(c, true, asked, got);
+  }
+
+  /** As {@link #reduces}; without {@code map}, an application that asks for no maps at all. */
+  private MockAM containers(MiniMr c, boolean map, int asked, int got) throws Exception {
+    List<List<String>> split = List.of(List.of("h1"));
+    RMApp app = c.submit("alice", map ? split : null);
+    MockAM am = MockRM.launchAndRegisterAM(app, c.rm, c.nodes.get("h2"));
+    if (map) {
+      assertTrue(Rounds.run(c, new MrJob(am, split, c.rackOf), 20) > 0, "its map ran");
+    }
     am.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(MrJob.REDUCE_PRIORITY), ResourceRequest.ANY,
         Resource.newInstance(1024, 1), asked)), List.of());
     for (int round = 0; round < 10 && reduces.size() < got; round++) {

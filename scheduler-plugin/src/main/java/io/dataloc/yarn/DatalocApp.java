@@ -122,6 +122,11 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   int nodeLocal;
   int rackLocal;
   int offSwitch;
+
+  /** Whether it has had a map container: it has a map phase, and what else it asks for comes after. */
+  boolean ranMaps() {
+    return nodeLocal + rackLocal + offSwitch > 0;
+  }
   /** Map containers allocated on each host over the job's life. */
   private final Map<String, Integer> mapsByHost = new HashMap<>();
   /** Map containers served from its asks while it waited for its plan, in order (bounded). */

@@ -146,9 +146,10 @@ public final class DatalocKeys {
           + " holding more than an equal share of the cluster also loses its reduces' precedence over other jobs' maps");
   public static final Key REDUCE_MAX_SHARE = new Key("reduce.max-share", "0.5", "0 < f <= 1 (1: off)",
       "while other applications run, a job of the lowest application priority among them that holds more than this "
-          + "share of the cluster's memory gets no container for its requests other than maps and its "
-          + "ApplicationMaster (a MapReduce job's reduces), even where one is free: the rest stays for jobs that "
-          + "arrive while a large job shuffles").unit("fraction");
+          + "share of the cluster's memory, its ApplicationMaster aside, gets no container for its requests other "
+          + "than maps (a MapReduce job's reduces), even where one is free: the rest stays for jobs that arrive "
+          + "while a large job shuffles; applications that never ask for maps (Spark, Tez) are not capped")
+      .unit("fraction");
   public static final Key COST_LOCAL = new Key("cost.local", "1", "a number > 0, 3 decimals at most",
       "planning cost of a node-local map").research();
   public static final Key COST_RACK = new Key("cost.rack", "2", ">= cost.local",

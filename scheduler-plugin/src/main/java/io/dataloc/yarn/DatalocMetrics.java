@@ -27,6 +27,8 @@ public class DatalocMetrics {
   @Metric("Map containers allocated off-switch") MutableCounterLong mapsOffSwitch;
   @Metric("Other containers allocated (AM, reduces, retries)") MutableCounterLong otherContainers;
   @Metric("ApplicationMaster containers held back by maximum-am-resource-percent") MutableCounterLong amLimited;
+  @Metric("Containers other than maps and AMs (reduces) held back by reduce.max-share while other applications run")
+  MutableCounterLong reducesCapped;
   @Metric("ApplicationMaster containers declined on a host whose data live maps need, for a less demanded one")
   MutableCounterLong amDeclined;
   @Metric("Applications refused by the submit ACL") MutableCounterLong appsRefused;
@@ -92,6 +94,10 @@ public class DatalocMetrics {
 
   public long amLimited() {
     return amLimited.value();
+  }
+
+  public long reducesCapped() {
+    return reducesCapped.value();
   }
 
   public long amDeclined() {

@@ -43,9 +43,9 @@ import org.slf4j.LoggerFactory;
  * io.dataloc.core.jobs.JobOrdering#sharesLastPhase shares the last phase}, not under fifo) is
  * found so in the first pass, when it has a container to take, and moves to the same set, so a
  * job that arrives while a large job's reduces are asked for gets a freed slot first; a change of
- * its asks puts it back, to be weighed again. A job of that priority that holds more than {@code
- * reduce.max-share} of the cluster while other applications run takes nothing for its requests
- * other than maps and its AM, in either pass ({@link LastPhaseCap}).
+ * its asks puts it back, to be weighed again. A job that has run maps, of that priority,
+ * that holds more than {@code reduce.max-share} of the cluster while other applications run takes
+ * nothing for its requests other than maps and its AM, in either pass ({@link LastPhaseCap}).
  * Under the scheduler's monitor; an application is taken out before its priority changes and put
  * back after.
  */
@@ -243,7 +243,8 @@ final class OtherWork {
       if (!map && offSwitchSpent(type)) {
         continue;
       }
-      if (!map && capped(attempt)) {
+      if (!map && a != null && a.ranMaps() && capped(attempt)) {
+        ctx.metrics().reducesCapped.incr();
         continue; // it holds more than reduce.max-share while others run: the rest stays for them
       }
       if (!map && first && exceptMaps && overShare(attempt)) {
@@ -289,7 +290,9 @@ final class OtherWork {
 
   /**
    * Whether the application takes no container for its last phase ({@link LastPhaseCap#capped};
-   * memory, its AM container aside, against the served cluster's, {@code reduce.max-share}).
+   * memory, its AM container aside, against the served cluster's, {@code reduce.max-share}). Asked
+   * only of a job that has run maps: the requests of an application that never does (Spark's
+   * executors, Tez's tasks at their own priorities) are its work, not a last phase.
    */
   private boolean capped(DatalocAppAttempt attempt) {
     long permille = ctx.settings().reduceMaxSharePermille();

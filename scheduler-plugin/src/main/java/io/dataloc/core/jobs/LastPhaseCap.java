@@ -4,7 +4,9 @@ import io.dataloc.core.model.Units;
 
 /**
  * Whether a job holds too much of the cluster to take more containers for its last phase (the
- * requests other than its maps and its AM: a MapReduce job's reduces), even where one is free.
+ * requests other than its maps and its AM: a MapReduce job's reduces), even where one is free. Only
+ * a job with a map phase has a last phase: an application that never asks for maps (Spark's
+ * executors, Tez's tasks) is not a job here.
  *
  * <p><b>The problem.</b> A large job asks for its reduces as its maps end (MapReduce's slow-start
  * and ramp-up) and, with no other job asking at that moment, a work-conserving scheduler gives them
