@@ -61,6 +61,7 @@ final class OtherWork {
   private final AmSites sites;
   private final AmRoom amRoom;
   private final AmAdmissions admissions;
+  private final ApplicationShares shares;
   private final Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications;
   private final TreeSet<ApplicationId> walk;
   /**
@@ -86,6 +87,7 @@ final class OtherWork {
     this.sites = new AmSites(ctx);
     this.amRoom = amRoom;
     this.admissions = new AmAdmissions(ctx, room, applications);
+    this.shares = new ApplicationShares(ctx, room, applications);
     this.ctx = ctx;
     this.room = room;
     this.containers = containers;
@@ -283,9 +285,9 @@ final class OtherWork {
     if (!ctx.engine().state().ordering().sharesLastPhase()) {
       return false;
     }
-    countShares();
-    return EqualShare.yields(attempt.getCurrentConsumption().getMemorySize(), servedMemory,
-        ctx.applicationPriority(attempt.getApplicationId()), lowestPriority, atLowest);
+    shares.refresh();
+    return EqualShare.yields(attempt.getCurrentConsumption().getMemorySize(), shares.servedMemory(),
+        ctx.applicationPriority(attempt.getApplicationId()), shares.lowestPriority(), shares.atLowest());
   }
 
   /**
@@ -299,49 +301,16 @@ final class OtherWork {
     if (permille >= Units.SCALE) {
       return false;
     }
-    countShares();
+    shares.refresh();
     long held = attempt.getCurrentConsumption().getMemorySize();
     // The AM is an attempt's first container; an unmanaged AM has none (its first is a task).
     RMContainer am = attempt.getRMContainer(ContainerId.newContainerId(attempt.getApplicationAttemptId(), 1));
     if (am != null && am.isAMContainer()) {
       held = Math.max(0, held - am.getAllocatedResource().getMemorySize());
     }
-    return LastPhaseCap.capped(held, servedMemory, permille, ctx.applicationPriority(attempt.getApplicationId()),
-        lowestPriority, shareApps);
+    return LastPhaseCap.capped(held, shares.servedMemory(), permille,
+        ctx.applicationPriority(attempt.getApplicationId()), shares.lowestPriority(), shares.running());
   }
-
-  /**
-   * Counts the lowest priority, the applications at it and the served memory at the first need in
-   * a second, and again when the number of applications changes: a walk over every application, at
-   * most once a second between arrivals.
-   */
-  private void countShares() {
-    long now = ctx.nowMillis();
-    int apps = applications.get().size();
-    if (shareCountedAt == Long.MIN_VALUE || now - shareCountedAt >= 1000 || apps != shareApps) {
-      shareCountedAt = now;
-      shareApps = apps;
-      lowestPriority = Integer.MAX_VALUE;
-      atLowest = 0;
-      for (ApplicationId id : applications.get().keySet()) {
-        int p = ctx.applicationPriority(id);
-        if (p < lowestPriority) {
-          lowestPriority = p;
-          atLowest = 1;
-        } else if (p == lowestPriority) {
-          atLowest++;
-        }
-      }
-      servedMemory = room.served().getMemorySize();
-    }
-  }
-
-  /** The figures of {@link #countShares}, when they were counted and over how many applications. */
-  private long shareCountedAt = Long.MIN_VALUE;
-  private int shareApps;
-  private int lowestPriority;
-  private int atLowest;
-  private long servedMemory;
 
   /**
    * An AM container: within the AM limit, where {@link AmAsks} says the node can take it; outside

@@ -1,0 +1,73 @@
+package io.dataloc.yarn;
+
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplication;
+
+/**
+ * What the share rules weigh a job against ({@link io.dataloc.core.jobs.EqualShare}, {@link
+ * io.dataloc.core.jobs.LastPhaseCap}): how many applications run, the lowest application priority
+ * among them and how many run at it, and the served cluster's memory. Counted at the first need in
+ * a second, and again when the number of applications changes: a walk over every application, at
+ * most once a second between arrivals. Under the scheduler's monitor.
+ */
+final class ApplicationShares {
+  private final SchedulerContext ctx;
+  private final ClusterRoom room;
+  private final Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications;
+  private long countedAt = Long.MIN_VALUE;
+  private int running;
+  private int lowestPriority;
+  private int atLowest;
+  private long servedMemory;
+
+  ApplicationShares(SchedulerContext ctx, ClusterRoom room,
+      Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications) {
+    this.ctx = ctx;
+    this.room = room;
+    this.applications = applications;
+  }
+
+  /** Counts again if a second has passed or the number of applications changed. */
+  void refresh() {
+    long now = ctx.nowMillis();
+    int apps = applications.get().size();
+    if (countedAt != Long.MIN_VALUE && now - countedAt < 1000 && apps == running) {
+      return;
+    }
+    countedAt = now;
+    running = apps;
+    lowestPriority = Integer.MAX_VALUE;
+    atLowest = 0;
+    for (ApplicationId id : applications.get().keySet()) {
+      int p = ctx.applicationPriority(id);
+      if (p < lowestPriority) {
+        lowestPriority = p;
+        atLowest = 1;
+      } else if (p == lowestPriority) {
+        atLowest++;
+      }
+    }
+    servedMemory = room.served().getMemorySize();
+  }
+
+  /** The applications in the scheduler, AMs waiting included. */
+  int running() {
+    return running;
+  }
+
+  int lowestPriority() {
+    return lowestPriority;
+  }
+
+  /** The applications of the lowest priority. */
+  int atLowest() {
+    return atLowest;
+  }
+
+  /** The memory of the nodes the scheduler serves (MB). */
+  long servedMemory() {
+    return servedMemory;
+  }
+}
