@@ -45,12 +45,9 @@ class EqualShareTest {
     SplittableRandom rnd = new SplittableRandom(29);
     long[] edges = {0, 1, 2, 7, 1 << 20, Integer.MAX_VALUE, Long.MAX_VALUE / 3, Long.MAX_VALUE - 1, Long.MAX_VALUE};
     for (int i = 0; i < 200_000; i++) {
-      long held = i % 3 == 0 ? edges[rnd.nextInt(edges.length)] : rnd.nextLong(0, Long.MAX_VALUE);
-      long total = i % 5 == 0 ? edges[rnd.nextInt(edges.length)] : rnd.nextLong(0, Long.MAX_VALUE);
-      if (i % 2 == 0) {
-        held = rnd.nextLong(0, 1 << 24);
-        total = rnd.nextLong(0, 1L << 30);
-      }
+      long[] ht = ShareCases.heldAndTotal(rnd, i, edges);
+      long held = ht[0];
+      long total = ht[1];
       int jobs = i % 7 == 0 ? Integer.MAX_VALUE : rnd.nextInt(0, 10_000);
       boolean oracle = held > 0 && jobs > 1
           && BigInteger.valueOf(held).multiply(BigInteger.valueOf(jobs)).compareTo(BigInteger.valueOf(total)) > 0;

@@ -40,12 +40,9 @@ class LastPhaseCapTest {
     long[] edges = {0, 1, 2, 999, 1000, 1 << 20, Integer.MAX_VALUE, Long.MAX_VALUE / 1000, Long.MAX_VALUE / 3,
         Long.MAX_VALUE - 1, Long.MAX_VALUE};
     for (int i = 0; i < 200_000; i++) {
-      long held = i % 3 == 0 ? edges[rnd.nextInt(edges.length)] : rnd.nextLong(0, Long.MAX_VALUE);
-      long total = i % 5 == 0 ? edges[rnd.nextInt(edges.length)] : rnd.nextLong(0, Long.MAX_VALUE);
-      if (i % 2 == 0) {
-        held = rnd.nextLong(0, 1 << 24);
-        total = rnd.nextLong(0, 1L << 30);
-      }
+      long[] ht = ShareCases.heldAndTotal(rnd, i, edges);
+      long held = ht[0];
+      long total = ht[1];
       long permille = i % 11 == 0 ? edges[rnd.nextInt(edges.length)] : rnd.nextLong(0, 1001);
       boolean oracle = permille < 1000 && BigInteger.valueOf(held).multiply(BigInteger.valueOf(1000))
           .compareTo(BigInteger.valueOf(permille).multiply(BigInteger.valueOf(total))) > 0;
