@@ -90,6 +90,22 @@ class ReduceShareTest {
       if (!on) {
         return;
       }
+      // A retried map, which the MapReduce AM asks for at priority 5, is never held back.
+      big.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(5), ResourceRequest.ANY,
+          Resource.newInstance(1024, 1), 1)), List.of());
+      c.nodes.get("h4").nodeHeartbeat(true);
+      c.rm.drainEvents();
+      List<Container> retry = big.allocate(new ArrayList<>(), new ArrayList<>()).getAllocatedContainers();
+      assertEquals(1, retry.size(), "the retried map takes the free slot");
+      assertEquals(5, retry.get(0).getPriority().getPriority());
+      reduces.addAll(retry);
+      big.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(5), ResourceRequest.ANY,
+          Resource.newInstance(1024, 1), 0)), List.of());
+      Container done = retry.get(0);
+      c.nodes.get("h4").nodeHeartbeat(List.of(ContainerStatus.newInstance(done.getId(), ContainerState.COMPLETE, "done", 0)),
+          true);
+      c.rm.drainEvents();
+      reduces.remove(done);
       otherAm.unregisterAppAttempt(org.apache.hadoop.yarn.api.protocolrecords.FinishApplicationMasterRequest
           .newInstance(org.apache.hadoop.yarn.api.records.FinalApplicationStatus.SUCCEEDED, "", ""), false);
       c.nodes.get("h3").nodeHeartbeat(other.getCurrentAppAttempt().getAppAttemptId(), 1, ContainerState.COMPLETE);
@@ -174,8 +190,17 @@ class ReduceShareTest {
         nm.nodeHeartbeat(true);
         c.rm.drainEvents();
       }
-      assertEquals(1, big.allocate(new ArrayList<>(), new ArrayList<>()).getAllocatedContainers().size(),
-          "8 GB of reduces is half the cluster, not more: one more reduce runs");
+      List<Container> ninth = big.allocate(new ArrayList<>(), new ArrayList<>()).getAllocatedContainers();
+      assertEquals(1, ninth.size(), "8 GB of reduces is half the cluster, not more: one more reduce runs");
+      reduces.addAll(ninth);
+      big.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(MrJob.REDUCE_PRIORITY), ResourceRequest.ANY,
+          Resource.newInstance(1024, 1), 1)), List.of());
+      for (MockNM nm : c.nodeList()) {
+        nm.nodeHeartbeat(true);
+        c.rm.drainEvents();
+      }
+      assertEquals(0, big.allocate(new ArrayList<>(), new ArrayList<>()).getAllocatedContainers().size(),
+          "9 GB of reduces is more than half: the next one waits");
     }
   }
 

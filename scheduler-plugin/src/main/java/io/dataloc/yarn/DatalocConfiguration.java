@@ -172,7 +172,7 @@ public final class DatalocConfiguration {
         dominant(conf), PriorityAcl.check(get(conf, DatalocKeys.ACL_MAX_PRIORITY)),
         range(conf, DatalocKeys.AM_PLACEMENT_WAIT, 0, 600_000), amAdmission, range(conf, DatalocKeys.CS_MAX_WAIT, 0, 600_000), queues(conf),
         (int) range(conf, DatalocKeys.HEARTBEAT_MAX_CONTAINERS, 0, Heartbeat.MAX_CONTAINERS),
-        rate(conf, DatalocKeys.REDUCE_MAX_SHARE));
+        rate(conf, DatalocKeys.REDUCE_MAX_SHARE), (int) range(conf, DatalocKeys.REDUCE_PRIORITY, 0, 1000));
   }
 
   /** {@code cs.queues}: empty for every queue ({@code *}). */

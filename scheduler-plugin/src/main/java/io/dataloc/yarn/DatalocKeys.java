@@ -145,11 +145,14 @@ public final class DatalocKeys {
       "which job a free container serves first among those with work for it; unless fifo, a job past its maps"
           + " holding more than an equal share of the cluster also loses its reduces' precedence over other jobs' maps");
   public static final Key REDUCE_MAX_SHARE = new Key("reduce.max-share", "0.5", "0 < f <= 1 (1: off)",
-      "while other applications run, a job of the lowest application priority among them that holds more than this "
-          + "share of the cluster's memory, its ApplicationMaster aside, gets no container for its requests other "
-          + "than maps (a MapReduce job's reduces), even where one is free: the rest stays for jobs that arrive "
-          + "while a large job shuffles; applications that never ask for maps (Spark, Tez) are not capped")
+      "while other applications are in the scheduler, a job of the lowest application priority among them that has "
+          + "run a container at map-priority and holds more than this share of the cluster's memory, its "
+          + "ApplicationMaster aside, gets no new container at reduce-priority, even where one is free: the rest "
+          + "stays for jobs that arrive while a large job shuffles")
       .unit("fraction");
+  public static final Key REDUCE_PRIORITY = new Key("reduce-priority", "10", "0..1000",
+      "request priority of reduce tasks (the MapReduce AM uses 10; its retried maps, at 5, are never capped): the "
+          + "requests reduce.max-share caps");
   public static final Key COST_LOCAL = new Key("cost.local", "1", "a number > 0, 3 decimals at most",
       "planning cost of a node-local map").research();
   public static final Key COST_RACK = new Key("cost.rack", "2", ">= cost.local",
@@ -259,11 +262,11 @@ public final class DatalocKeys {
       "CapacityScheduler mode: the queues whose jobs Dataloc plans (the others are scheduled as stock)").operator();
 
   /** Keys of the standalone scheduler only: inside the CapacityScheduler its own settings rule (refused there). */
-  public static final List<Key> STANDALONE_ONLY = List.of(ORDERING, REDUCE_MAX_SHARE, AM_RESOURCE_PERCENT,
+  public static final List<Key> STANDALONE_ONLY = List.of(ORDERING, REDUCE_MAX_SHARE, REDUCE_PRIORITY, AM_RESOURCE_PERCENT,
       AM_ADMISSION, STARVATION, RESOURCE_CALCULATOR, ACL_SUBMIT, ACL_ADMINISTER, ACL_MAX_PRIORITY,
       NODE_DELAY, RACK_DELAY, HEARTBEAT_MAX_CONTAINERS);
 
-  public static final List<Key> KEYS = List.of(ASSIGNER, FALLBACK_ASSIGNER, POLICY, ORDERING, REDUCE_MAX_SHARE, COST_LOCAL, COST_RACK,
+  public static final List<Key> KEYS = List.of(ASSIGNER, FALLBACK_ASSIGNER, POLICY, ORDERING, REDUCE_MAX_SHARE, REDUCE_PRIORITY, COST_LOCAL, COST_RACK,
       COST_REMOTE, COST_CONGESTION, COST_LINK_CONGESTION, COST_LEARN_SAMPLES, RATE_LOCAL, RATE_RACK, RATE_REMOTE, LEARN_SAMPLES,
       PLAN_BUDGET, PLAN_MAX_TASKS, SOURCES, HINT_ENV, READ_TIMEOUT, MAP_PRIORITY, NODE_DELAY, RACK_DELAY, SEED, MAX_FILE_BYTES, MAX_SPLITS,
       MAX_HOSTS_PER_SPLIT, MAX_HOST_LENGTH, MAX_LISTING, MAX_JOB_CONF_BYTES, STAGING_ROOT, PLACEMENT_THREADS,

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
-import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
 import org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer;
@@ -45,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * job that arrives while a large job's reduces are asked for gets a freed slot first; a change of
  * its asks puts it back, to be weighed again. A job that has run maps, of that priority,
  * that holds more than {@code reduce.max-share} of the cluster while other applications run takes
- * nothing for its requests other than maps and its AM, in either pass ({@link LastPhaseCap}).
+ * nothing for its requests at {@code reduce-priority}, in either pass ({@link LastPhaseCap}).
  * Under the scheduler's monitor; an application is taken out before its priority changes and put
  * back after.
  */
@@ -245,7 +244,8 @@ final class OtherWork {
       if (!map && offSwitchSpent(type)) {
         continue;
       }
-      if (!map && a != null && a.ranMaps() && capped(attempt)) {
+      if (!map && a != null && key.getPriority().getPriority() == ctx.settings().reducePriority() && a.ranMaps()
+          && capped(attempt, a)) {
         ctx.metrics().reducesCapped.incr();
         continue; // it holds more than reduce.max-share while others run: the rest stays for them
       }
@@ -293,22 +293,18 @@ final class OtherWork {
   /**
    * Whether the application takes no container for its last phase ({@link LastPhaseCap#capped};
    * memory, its AM container aside, against the served cluster's, {@code reduce.max-share}). Asked
-   * only of a job that has run maps: the requests of an application that never does (Spark's
-   * executors, Tez's tasks at their own priorities) are its work, not a last phase.
+   * only of a job that has run maps, for its requests at {@code reduce-priority}: the requests of an
+   * application that never runs maps (Spark's executors) are its work, not a last phase, and a
+   * MapReduce job's retried maps (at priority 5) are never held back.
    */
-  private boolean capped(DatalocAppAttempt attempt) {
+  private boolean capped(DatalocAppAttempt attempt, DatalocApp a) {
     long permille = ctx.settings().reduceMaxSharePermille();
     if (permille >= Units.SCALE) {
       return false;
     }
     shares.refresh();
-    long held = attempt.getCurrentConsumption().getMemorySize();
-    // The AM is an attempt's first container; an unmanaged AM has none (its first is a task).
-    RMContainer am = attempt.getRMContainer(ContainerId.newContainerId(attempt.getApplicationAttemptId(), 1));
-    if (am != null && am.isAMContainer()) {
-      held = Math.max(0, held - am.getAllocatedResource().getMemorySize());
-    }
-    return LastPhaseCap.capped(held, shares.servedMemory(), permille,
+    long held = Math.max(0, attempt.getCurrentConsumption().getMemorySize() - a.amMemory(attempt));
+    return LastPhaseCap.capped(held, Math.max(0, shares.servedMemory()), permille,
         ctx.applicationPriority(attempt.getApplicationId()), shares.lowestPriority(), shares.running());
   }
 

@@ -43,6 +43,7 @@ public final class Settings {
   private final Set<String> csQueues;
   private final int heartbeatMaxContainers;
   private final long reduceMaxSharePermille;
+  private final int reducePriority;
 
   public Settings(String assigner, String fallbackAssigner, String policy, String ordering, CostModel cost,
       long alpha, long beta, long gamma, int learnSamples, long planBudgetMs, int planMaxTasks, Set<String> sources,
@@ -50,7 +51,7 @@ public final class Settings {
       long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds, long recoveryMs,
       int costLearnSamples, boolean dominantResources, String aclMaxPriority, long amPlacementWaitMs,
       String amAdmission, long csMaxWaitMs, Set<String> csQueues, int heartbeatMaxContainers,
-      long reduceMaxSharePermille) {
+      long reduceMaxSharePermille, int reducePriority) {
     this.assigner = assigner;
     this.fallbackAssigner = fallbackAssigner;
     this.policy = policy;
@@ -84,6 +85,7 @@ public final class Settings {
     this.csQueues = csQueues;
     this.heartbeatMaxContainers = heartbeatMaxContainers;
     this.reduceMaxSharePermille = reduceMaxSharePermille;
+    this.reducePriority = reducePriority;
   }
 
   public String assigner() {
@@ -220,6 +222,11 @@ public final class Settings {
     return reduceMaxSharePermille;
   }
 
+  /** {@code reduce-priority}: the request priority {@code reduce.max-share} caps. */
+  public int reducePriority() {
+    return reducePriority;
+  }
+
   /** Whether a request key is MapReduce's map key ({@code map-priority}; any allocation request id). */
   public boolean isMapKey(org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey key) {
     return key != null && key.getPriority() != null && key.getPriority().getPriority() == mapPriority;
@@ -276,13 +283,14 @@ public final class Settings {
         && csMaxWaitMs == that.csMaxWaitMs
         && Objects.equals(csQueues, that.csQueues)
         && heartbeatMaxContainers == that.heartbeatMaxContainers
-        && reduceMaxSharePermille == that.reduceMaxSharePermille;
+        && reduceMaxSharePermille == that.reduceMaxSharePermille
+        && reducePriority == that.reducePriority;
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(assigner, fallbackAssigner, policy, ordering, cost, alpha, beta, gamma, learnSamples, planBudgetMs, planMaxTasks, sources, hintEnv, readTimeoutMs, mapPriority, nodeDelay, rackDelay, seed, bounds, amResourcePermille, aclSubmit, aclAdminister, starvationRounds, recoveryMs, costLearnSamples, dominantResources, aclMaxPriority, amPlacementWaitMs, amAdmission, csMaxWaitMs, csQueues, heartbeatMaxContainers,
-        reduceMaxSharePermille);
+        reduceMaxSharePermille, reducePriority);
   }
 
   @Override
@@ -319,6 +327,7 @@ public final class Settings {
         + ", csMaxWaitMs=" + csMaxWaitMs
         + ", csQueues=" + csQueues
         + ", heartbeatMaxContainers=" + heartbeatMaxContainers
-        + ", reduceMaxSharePermille=" + reduceMaxSharePermille + "]";
+        + ", reduceMaxSharePermille=" + reduceMaxSharePermille
+        + ", reducePriority=" + reducePriority + "]";
   }
 }

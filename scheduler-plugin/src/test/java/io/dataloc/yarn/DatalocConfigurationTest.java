@@ -52,6 +52,7 @@ class DatalocConfigurationTest {
     INVALID.put("online.max-pending-per-job", "0");
     INVALID.put("maximum-am-resource-percent", "1.5");
     INVALID.put("reduce.max-share", "0");
+    INVALID.put("reduce-priority", "-1");
     INVALID.put("am.placement-wait-ms", "600001");
     INVALID.put("am.admission-ordering", "sjf");
     INVALID.put("heartbeat.max-containers", "10001");

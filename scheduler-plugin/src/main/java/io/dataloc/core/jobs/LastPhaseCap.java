@@ -21,14 +21,15 @@ import io.dataloc.core.model.Units;
  * <p><b>The rule.</b> While more than one application runs, a job of the lowest application
  * priority among them that holds more than a fraction {@code f} of the cluster, its AM container
  * aside, gets no container for its last phase; its maps and AM are not limited, and its last phase
- * resumes as soon as it holds {@code f} or less, or runs alone. No job is stopped for good: its
- * maps end, and one whose maps are done and that runs nothing of its last phase holds nothing that
- * counts, so it gets a container. The rule is not work-conserving, by design: it keeps
+ * resumes as soon as it holds {@code f} or less, or runs alone. The rule refuses new containers
+ * only: what the job took while it ran alone it keeps. No job is stopped for good: its maps end
+ * (the front end never holds back a retried map), and one whose maps are done and that runs
+ * nothing of its last phase holds nothing that counts, so it gets a container. The rule is not work-conserving, by design: it keeps
  * {@code 1 − f} of the cluster out of one job's last phase for the jobs that arrive. The price is a
  * job whose last phase is bound by its reduces' CPU, not by the links, running on {@code f} of the
  * cluster while the rest idles; {@code f = 1} turns the rule off. In the replay of the Facebook 2010
  * trace on a busy cluster, {@code f = 1/2} made the mean job time 3–6% shorter on three block
- * placements and the jobs of more than 500 maps at most 1% longer ({@code docs/replay.md}).
+ * placements and the jobs of more than 500 maps 0.5–2% longer ({@code docs/replay.md}).
  *
  * <p><b>Priorities.</b> As for {@link EqualShare}: a job of a higher priority than some running job
  * is never capped, so no job of lower priority takes what the rule holds back from it.
