@@ -55,7 +55,7 @@ class ReduceShareTest {
       smallAm.registerAppAttempt();
       MrJob job = new MrJob(smallAm, splits, c.rackOf);
       job.heartbeat();
-      LocalityComparisonTest.awaitPlan(c);
+      awaitPlans(c, 2); // the big job's and the newcomer's
       got = freeOneOn(c, big, "h3");
       job.heartbeat();
       assertEquals(0, got.size(), "the big job's reduce waited again");
@@ -127,6 +127,16 @@ class ReduceShareTest {
       c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId()).registerAppAttempt();
       assertEquals(1, freeOneOn(c, big, "h4").size(), "no map phase, no last phase: it takes the slot");
     }
+  }
+
+  /** Waits until {@code n} jobs are planned (plans are made on another thread). */
+  private static void awaitPlans(MiniMr c, int n) throws InterruptedException {
+    LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+    for (int i = 0; i < 400 && s.reports().jobs().stream().filter(j -> j.phase().equals("planned")).count() < n; i++) {
+      Thread.sleep(25);
+    }
+    assertEquals(n, s.reports().jobs().stream().filter(j -> j.phase().equals("planned")).count(),
+        "planned: " + s.reports().jobs());
   }
 
   /** The equal-share rule alone: {@code reduce.max-share} off. */
