@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
 import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
@@ -28,8 +29,11 @@ final class ClusterRoom {
   private final Supplier<Settings> settings;
   private final NodeSizes sizes;
   private final Resource used = Resource.newInstance(0, 0);
-  /** ApplicationMaster containers we allocated (or recovered) and still count against the AM limit. */
-  private final Map<ContainerId, Resource> amContainers = new HashMap<>();
+  /**
+   * ApplicationMaster containers we allocated (or recovered) and still count against the AM limit,
+   * by attempt (one AM container each).
+   */
+  private final Map<ApplicationAttemptId, Am> ams = new HashMap<>();
   private final Resource amUsed = Resource.newInstance(0, 0);
   /** Nodes in a labelled partition: no containers, no maps, and not in the headroom. */
   private final Set<NodeId> labelledNodes = new HashSet<>();
@@ -71,18 +75,39 @@ final class ClusterRoom {
   /** A container was allocated here (an AM one also counts against the AM limit). */
   void allocated(ContainerId id, Resource capability, boolean am) {
     if (am) {
-      amContainers.put(id, capability);
+      ams.put(id.getApplicationAttemptId(), new Am(id, capability));
       Resources.addTo(amUsed, capability);
     }
     Resources.addTo(used, capability);
     refreshFree();
   }
 
+  /**
+   * The memory of the attempt's AM container while it runs (0 for none: an unmanaged AM, or one
+   * that ended). Its id depends on the ResourceManager's epoch, so it is kept, not computed.
+   */
+  long amMemory(ApplicationAttemptId attempt) {
+    Am am = ams.get(attempt);
+    return am == null ? 0 : am.size.getMemorySize();
+  }
+
+  /** An attempt's AM container and its size. */
+  private static final class Am {
+    final ContainerId id;
+    final Resource size;
+
+    Am(ContainerId id, Resource size) {
+      this.id = id;
+      this.size = size;
+    }
+  }
+
   /** An AM container ended: it no longer counts against the AM limit (idempotent). */
   void amEnded(ContainerId id) {
-    Resource am = amContainers.remove(id);
-    if (am != null) {
-      Resources.subtractFrom(amUsed, am);
+    Am am = ams.get(id.getApplicationAttemptId());
+    if (am != null && am.id.equals(id)) {
+      ams.remove(id.getApplicationAttemptId());
+      Resources.subtractFrom(amUsed, am.size);
     }
   }
 
@@ -104,8 +129,12 @@ final class ClusterRoom {
 
   /** A recovered AM container counts against the AM limit, as one allocated here (once). */
   private void amRecovered(RMContainer c) {
-    if (!amContainers.containsKey(c.getContainerId())) {
-      amContainers.put(c.getContainerId(), c.getAllocatedResource());
+    Am known = ams.get(c.getContainerId().getApplicationAttemptId());
+    if (known == null || !known.id.equals(c.getContainerId())) {
+      if (known != null) {
+        Resources.subtractFrom(amUsed, known.size);
+      }
+      ams.put(c.getContainerId().getApplicationAttemptId(), new Am(c.getContainerId(), c.getAllocatedResource()));
       Resources.addTo(amUsed, c.getAllocatedResource());
     }
   }

@@ -128,27 +128,6 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
     return nodeLocal + rackLocal + offSwitch > 0;
   }
 
-  /** The memory of the attempt's AM container, found once per attempt (0: none, an unmanaged AM). */
-  private long amMemory = -1;
-  private org.apache.hadoop.yarn.api.records.ApplicationAttemptId amMemoryOf;
-
-  /**
-   * The memory of this attempt's AM container: looked up once per attempt among its live containers
-   * (an AM container's id depends on the ResourceManager's epoch, so it is found, not computed).
-   */
-  long amMemory(org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt attempt) {
-    if (!attempt.getApplicationAttemptId().equals(amMemoryOf)) {
-      amMemoryOf = attempt.getApplicationAttemptId();
-      amMemory = 0;
-      for (org.apache.hadoop.yarn.server.resourcemanager.rmcontainer.RMContainer c : attempt.getLiveContainers()) {
-        if (c.isAMContainer()) {
-          amMemory = c.getAllocatedResource().getMemorySize();
-          break;
-        }
-      }
-    }
-    return amMemory;
-  }
   /** Map containers allocated on each host over the job's life. */
   private final Map<String, Integer> mapsByHost = new HashMap<>();
   /** Map containers served from its asks while it waited for its plan, in order (bounded). */

@@ -42,9 +42,10 @@ import org.slf4j.LoggerFactory;
  * io.dataloc.core.jobs.JobOrdering#sharesLastPhase shares the last phase}, not under fifo) is
  * found so in the first pass, when it has a container to take, and moves to the same set, so a
  * job that arrives while a large job's reduces are asked for gets a freed slot first; a change of
- * its asks puts it back, to be weighed again. A job that has run maps, of that priority,
- * that holds more than {@code reduce.max-share} of the cluster while other applications run takes
- * nothing for its requests at {@code reduce-priority}, in either pass ({@link LastPhaseCap}).
+ * its asks puts it back, to be weighed again. A job that has run maps, of that priority, that
+ * holds more than {@code reduce.max-share} of the cluster while other applications are in the
+ * scheduler takes nothing for its requests at {@code reduce-priority}, in either pass ({@link
+ * LastPhaseCap}).
  * Under the scheduler's monitor; an application is taken out before its priority changes and put
  * back after.
  */
@@ -245,7 +246,7 @@ final class OtherWork {
         continue;
       }
       if (!map && a != null && key.getPriority().getPriority() == ctx.settings().reducePriority() && a.ranMaps()
-          && capped(attempt, a)) {
+          && capped(attempt)) {
         ctx.metrics().reducesCapped.incr();
         continue; // it holds more than reduce.max-share while others run: the rest stays for them
       }
@@ -297,13 +298,14 @@ final class OtherWork {
    * application that never runs maps (Spark's executors) are its work, not a last phase, and a
    * MapReduce job's retried maps (at priority 5) are never held back.
    */
-  private boolean capped(DatalocAppAttempt attempt, DatalocApp a) {
+  private boolean capped(DatalocAppAttempt attempt) {
     long permille = ctx.settings().reduceMaxSharePermille();
     if (permille >= Units.SCALE) {
       return false;
     }
     shares.refresh();
-    long held = Math.max(0, attempt.getCurrentConsumption().getMemorySize() - a.amMemory(attempt));
+    long held = Math.max(0, attempt.getCurrentConsumption().getMemorySize()
+        - room.amMemory(attempt.getApplicationAttemptId()));
     return LastPhaseCap.capped(held, Math.max(0, shares.servedMemory()), permille,
         ctx.applicationPriority(attempt.getApplicationId()), shares.lowestPriority(), shares.running());
   }
