@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dataloc.core.am.WaitLog;
 import io.dataloc.core.workload.Scenarios;
 import io.dataloc.yarn.LocalityScheduler;
+import io.dataloc.yarn.WaitReport;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.Container;
 import org.apache.hadoop.yarn.api.records.ContainerState;
 import org.apache.hadoop.yarn.api.records.ContainerStatus;
@@ -86,10 +89,16 @@ class ReduceShareTest {
       otherAm.registerAppAttempt(); // it asks for nothing
       assertEquals(on ? 0 : 1, freeOneOn(c, big, "h4").size(),
           on ? "15 of 16 GB while another runs: no reduce, the slot stays free" : "no cap: the reduce takes it");
-      assertEquals(on, ((LocalityScheduler) c.rm.getResourceScheduler()).datalocMetrics().reducesCapped() > 0);
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      assertEquals(on, s.datalocMetrics().reducesCapped() > 0);
       if (!on) {
         return;
       }
+      // The wait report says why its reduces wait.
+      ApplicationId bigId = big.getApplicationAttemptId().getApplicationId();
+      WaitReport why = s.waitReports().of(bigId);
+      assertEquals(WaitLog.Cause.LAST_PHASE_CAPPED, why.latestRefusals().get(0).cause(), why.summary());
+      assertTrue(why.summary().contains("reduce.max-share"), why.summary());
       // A retried map, which the MapReduce AM asks for at priority 5, is never held back.
       big.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(5), ResourceRequest.ANY,
           Resource.newInstance(1024, 1), 1)), List.of());
@@ -111,10 +120,13 @@ class ReduceShareTest {
       c.nodes.get("h3").nodeHeartbeat(other.getCurrentAppAttempt().getAppAttemptId(), 1, ContainerState.COMPLETE);
       c.rm.waitForState(other.getApplicationId(), org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState.FINISHED);
       c.rm.drainEvents();
+      Thread.sleep(10);
+      assertTrue((Long) s.waitReports().of(bigId).asMap().get("waitingMs") > 0, "its reduces wait");
       c.nodes.get("h4").nodeHeartbeat(true);
       c.rm.drainEvents();
       List<Container> got = big.allocate(new ArrayList<>(), new ArrayList<>()).getAllocatedContainers();
       assertEquals(1, got.size(), "alone again, the job's reduces take the free slot");
+      assertEquals(0L, s.waitReports().of(bigId).asMap().get("waitingMs"), "a reduce's container ends the wait");
     }
   }
 

@@ -1,5 +1,6 @@
 package io.dataloc.yarn;
 
+import io.dataloc.core.am.WaitLog;
 import io.dataloc.core.jobs.EqualShare;
 import io.dataloc.core.jobs.LastPhaseCap;
 import io.dataloc.core.model.Units;
@@ -245,9 +246,11 @@ final class OtherWork {
       if (!map && offSwitchSpent(type)) {
         continue;
       }
-      if (!map && a != null && key.getPriority().getPriority() == ctx.settings().reducePriority() && a.ranMaps()
-          && capped(attempt)) {
+      boolean lastPhase = !map && a != null && key.getPriority().getPriority() == ctx.settings().reducePriority()
+          && a.ranMaps();
+      if (lastPhase && capped(attempt)) {
         ctx.metrics().reducesCapped.incr();
+        a.waits.refused(ctx.nowMillis(), node.getNodeName(), WaitLog.Cause.LAST_PHASE_CAPPED, -1, null);
         continue; // it holds more than reduce.max-share while others run: the rest stays for them
       }
       if (!map && first && exceptMaps && overShare(attempt)) {
@@ -270,6 +273,9 @@ final class OtherWork {
           }
         } else {
           placedOther(type);
+          if (lastPhase && containers.mapsWanted(attempt, containers.mapKey(attempt)) == 0) {
+            a.waits.served(ctx.nowMillis()); // a reduce's wait ends; a map's wait ends only with a map
+          }
         }
         return Served.CONTAINER;
       }

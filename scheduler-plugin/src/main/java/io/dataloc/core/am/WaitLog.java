@@ -20,8 +20,8 @@ import java.util.Map;
  * node refused least recently goes first. A refusal costs one hash lookup and allocates only when it
  * opens an entry.
  *
- * <p>The job's wait is counted from its first refusal after it last got a map container
- * ({@link #served}) to now. Times are the caller's clock in ms; the log never reads a clock. Not
+ * <p>The job's wait is counted from its first refusal after it last got a container of the kind
+ * refused ({@link #served}) to now. Times are the caller's clock in ms; the log never reads a clock. Not
  * thread-safe: the owner's lock guards it.
  */
 public final class WaitLog {
@@ -42,7 +42,12 @@ public final class WaitLog {
     /** {@link MapService.Refusal#ASKS_FORBID}. */
     ASKS_FORBID("the application's asks do not allow this node"),
     /** {@link AmSiting.Verdict#WAIT}: the job's ApplicationMaster waits for a node whose data fewer maps need. */
-    AM_SITING("the ApplicationMaster declined this node: live maps need its data more than another node's");
+    AM_SITING("the ApplicationMaster declined this node: live maps need its data more than another node's"),
+    /**
+     * The job, past its maps, holds more than {@code reduce.max-share} of the cluster while other
+     * applications run: its reduces take no new container ({@link io.dataloc.core.jobs.LastPhaseCap}).
+     */
+    LAST_PHASE_CAPPED("the job holds more than reduce.max-share of the cluster while others run: its reduces wait");
 
     private final String meaning;
 
@@ -180,7 +185,10 @@ public final class WaitLog {
     }
   }
 
-  /** The job got a map container at {@code now}: its wait ends (the entries stay, as history). */
+  /**
+   * The job got a container of the kind it was refused at {@code now} (a map; an AM container, a
+   * reduce): its wait ends (the entries stay, as history).
+   */
   public void served(long now) {
     waitingSince = -1;
   }
