@@ -48,7 +48,7 @@ public final class ClusterJob {
     }
     System.out.println("cluster: writing " + files + " one-block files (replication 2)");
     long words = EmbeddedCluster.writeInput(fs, files);
-    EmbeddedCluster.Result r = EmbeddedCluster.wordcount("multiprocess", conf, fs, words, System.out::println);
+    EmbeddedCluster.Result r = EmbeddedCluster.wordcount("multiprocess", conf, fs, words, 1, System.out::println);
     System.out.println(String.format(Locale.ROOT,
         "DATALOC-REPORT data-local=%d rack-local=%d other=%d busiest-host=%d seconds=%.1f maps-per-host=%s",
         r.dataLocal(), r.rackLocal(), r.other(),

@@ -142,6 +142,29 @@ final class EmbeddedCluster {
    */
   static List<Result> run(String label, Class<? extends ResourceScheduler> scheduler, Map<String, String> settings,
       Hdfs hdfs, Path dir, Consumer<String> progress) throws Exception {
+    MiniMRYarnCluster yarn = startYarn(label, scheduler, settings, hdfs, dir);
+    try {
+      Configuration clusterConf = new Configuration(yarn.getConfig());
+      FileSystem fs = hdfs.dfs.getFileSystem();
+      progress.accept(label + ": YARN up (" + scheduler.getSimpleName() + "); running the wordcount");
+      Result words = wordcount(label, clusterConf, fs, hdfs.words, 1, progress);
+      long declined = reportDeclines(yarn, label, "wordcount", 0, progress);
+      progress.accept(label + ": running the scan");
+      Result scan = scan(label, clusterConf, fs, hdfs.scan, progress);
+      reportDeclines(yarn, label, "scan", declined, progress);
+      return List.of(words, scan);
+    } finally {
+      yarn.stop();
+    }
+  }
+
+  /**
+   * Starts YARN over {@code hdfs}, under {@code scheduler} with {@code settings}: a
+   * NodeManager of 4 GB on each host, containers of 512 MB (768 MB for an ApplicationMaster). The
+   * caller stops it.
+   */
+  static MiniMRYarnCluster startYarn(String label, Class<? extends ResourceScheduler> scheduler,
+      Map<String, String> settings, Hdfs hdfs, Path dir) throws Exception {
     Path table = dir.resolve(label + "-topology");
     Files.writeString(table, "node1 /r1\nnode2 /r1\nnode3 /r2\nnode4 /r2\n");
     Configuration yconf = new Configuration(hdfs.dfs.getConfiguration(0));
@@ -168,17 +191,10 @@ final class EmbeddedCluster {
         nm.set("yarn.nodemanager.address", HOSTS[i] + ":0");
       }
       yarn.start();
-      Configuration clusterConf = new Configuration(yarn.getConfig());
-      FileSystem fs = hdfs.dfs.getFileSystem();
-      progress.accept(label + ": YARN up (" + scheduler.getSimpleName() + "); running the wordcount");
-      Result words = wordcount(label, clusterConf, fs, hdfs.words, progress);
-      long declined = reportDeclines(yarn, label, "wordcount", 0, progress);
-      progress.accept(label + ": running the scan");
-      Result scan = scan(label, clusterConf, fs, hdfs.scan, progress);
-      reportDeclines(yarn, label, "scan", declined, progress);
-      return List.of(words, scan);
-    } finally {
+      return yarn;
+    } catch (Exception | Error e) {
       yarn.stop();
+      throw e;
     }
   }
 
@@ -203,8 +219,17 @@ final class EmbeddedCluster {
    * {@code words} written, and reads locality from the job's counters and maps per host from its
    * task events.
    */
-  static Result wordcount(String label, Configuration clusterConf, FileSystem fs, long words,
+  static Result wordcount(String label, Configuration clusterConf, FileSystem fs, long words, int reduces,
       Consumer<String> progress) throws Exception {
+    Job job = wordcountJob(label, clusterConf, reduces);
+    double seconds = complete(job, label);
+    verifyWordcount(label, fs, job, words);
+    progress.accept(String.format(Locale.ROOT, "%s: wordcount done in %.1f s, output verified", label, seconds));
+    return observe(label, "wordcount", job, seconds);
+  }
+
+  /** A wordcount over {@code /in} into {@code /out-LABEL} with {@code reduces} reduces, not submitted. */
+  static Job wordcountJob(String label, Configuration clusterConf, int reduces) throws java.io.IOException {
     Job job = Job.getInstance(clusterConf, "wordcount-" + label);
     // No speculative attempts: the locality counters then count each map exactly once.
     job.getConfiguration().setBoolean("mapreduce.map.speculative", false);
@@ -215,17 +240,18 @@ final class EmbeddedCluster {
     job.setReducerClass(IntSumReducer.class);
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(IntWritable.class);
-    job.setNumReduceTasks(1);
+    job.setNumReduceTasks(reduces);
     FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path("/in"));
-    org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path("/out-" + label);
-    FileOutputFormat.setOutputPath(job, out);
-    double seconds = complete(job, label);
-    long counted = countOutput(fs, out);
+    FileOutputFormat.setOutputPath(job, new org.apache.hadoop.fs.Path("/out-" + label));
+    return job;
+  }
+
+  /** Fails unless the wordcount's output counts the {@code words} written. */
+  static void verifyWordcount(String label, FileSystem fs, Job job, long words) throws Exception {
+    long counted = countOutput(fs, FileOutputFormat.getOutputPath(job));
     if (counted != words) {
       throw new IllegalStateException(label + ": counted " + counted + " words, wrote " + words);
     }
-    progress.accept(String.format(Locale.ROOT, "%s: wordcount done in %.1f s, output verified", label, seconds));
-    return observe(label, "wordcount", job, seconds);
   }
 
   /** Runs the scan over {@code /scan} on a running cluster and checks its output. */
@@ -247,6 +273,15 @@ final class EmbeddedCluster {
   private static double complete(Job job, String label) throws Exception {
     long t0 = System.nanoTime();
     job.submit();
+    awaitEnd(job, label, t0);
+    return (System.nanoTime() - t0) / 1e9;
+  }
+
+  /**
+   * Waits for a submitted job's end, at most {@link #JOB_LIMIT_MINUTES} after {@code t0}
+   * ({@link System#nanoTime}); fails, and kills the job, if it does not end or does not succeed.
+   */
+  static void awaitEnd(Job job, String label, long t0) throws Exception {
     long deadline = t0 + TimeUnit.MINUTES.toNanos(JOB_LIMIT_MINUTES);
     while (!job.isComplete()) {
       if (System.nanoTime() > deadline) {
@@ -260,7 +295,6 @@ final class EmbeddedCluster {
       throw new IllegalStateException(label + ": job " + job.getJobName() + " (" + job.getJobID() + ") failed: "
           + job.getStatus().getFailureInfo());
     }
-    return (System.nanoTime() - t0) / 1e9;
   }
 
   private static Result observe(String label, String name, Job job, double seconds) throws Exception {

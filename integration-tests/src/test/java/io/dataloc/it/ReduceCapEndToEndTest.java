@@ -1,0 +1,184 @@
+package io.dataloc.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dataloc.core.am.WaitLog;
+import io.dataloc.yarn.LocalityScheduler;
+import io.dataloc.yarn.WaitReport;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.TypeConverter;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
+import org.apache.hadoop.mapreduce.lib.reduce.IntSumReducer;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.AbstractYarnScheduler;
+import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicationAttempt;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code reduce.max-share} with real MapReduce ApplicationMasters on real daemons (the embedded
+ * four-host cluster, 16 GB of 512-MB containers): a job that holds one map waiting for a signal
+ * stays in the scheduler while a wordcount with 24 slow reduces (asked for once its maps are done)
+ * runs beside it. At 0.5 the wordcount's reduces, its AM aside, never hold more than half the
+ * cluster and one container, its wait report says why its reduces wait, and it finishes with every
+ * reduce run and its output right; at 1 (off) they take more than that, so the measure can see the
+ * difference. The MapReduce AM's own rules (slow-start, reduce ramp-up and preemption) meet the cap
+ * here, which the MockRM tests imitate.
+ */
+@Tag("e2e")
+class ReduceCapEndToEndTest {
+  private static final int REDUCES = 24;
+
+  @TempDir Path dir;
+
+  /** Holds its map until a file appears (at most ten minutes): an application that stays in the scheduler. */
+  public static final class HoldMapper extends Mapper<LongWritable, Text, NullWritable, NullWritable> {
+    static final String RELEASE = "dataloc.test.release";
+
+    @Override
+    protected void setup(Context context) throws IOException, InterruptedException {
+      org.apache.hadoop.fs.Path release = new org.apache.hadoop.fs.Path(context.getConfiguration().get(RELEASE));
+      FileSystem fs = release.getFileSystem(context.getConfiguration());
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+      while (!fs.exists(release) && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+      }
+    }
+
+    @Override
+    protected void map(LongWritable key, Text value, Context context) {}
+  }
+
+  /** Sums as the wordcount does, then holds its container four seconds: reduces that overlap. */
+  public static final class SlowSumReducer extends IntSumReducer<Text> {
+    @Override
+    protected void cleanup(Context context) throws InterruptedException {
+      Thread.sleep(4000);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"0.5", "1"})
+  void aJobsReducesHoldAtMostTheShareWhileAnotherApplicationRuns(String maxShare) throws Exception {
+    boolean on = maxShare.equals("0.5");
+    try (EmbeddedCluster.Hdfs hdfs = EmbeddedCluster.startHdfs(dir, false, 8, System.out::println)) {
+      String label = "reduce-cap-" + maxShare;
+      MiniMRYarnCluster yarn = EmbeddedCluster.startYarn(label, LocalityScheduler.class,
+          Map.of("yarn.scheduler.dataloc.reduce.max-share", maxShare,
+              "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "250"), hdfs, dir);
+      try {
+        Configuration conf = new Configuration(yarn.getConfig());
+        FileSystem fs = hdfs.dfs.getFileSystem();
+        LocalityScheduler s = (LocalityScheduler) yarn.getResourceManager().getResourceScheduler();
+
+        org.apache.hadoop.fs.Path release = new org.apache.hadoop.fs.Path("/release-" + label);
+        Job hold = Job.getInstance(conf, "hold-" + label);
+        hold.setJarByClass(ReduceCapEndToEndTest.class);
+        hold.getConfiguration().set(HoldMapper.RELEASE, release.toString());
+        hold.setMapperClass(HoldMapper.class);
+        hold.setNumReduceTasks(0);
+        hold.setOutputFormatClass(NullOutputFormat.class);
+        FileInputFormat.addInputPath(hold, new org.apache.hadoop.fs.Path("/in/part-0"));
+        hold.submit();
+        awaitHeld(yarn, hold, 1024 + 512, "the holding job's AM and map run");
+
+        Job words = EmbeddedCluster.wordcountJob(label, conf, REDUCES);
+        words.setReducerClass(SlowSumReducer.class);
+        words.getConfiguration().setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
+        words.submit();
+        long cluster = s.getClusterResource().getMemorySize();
+        AtomicLong maxReduceMemory = new AtomicLong();
+        AtomicBoolean saidCapped = new AtomicBoolean();
+        ApplicationId wordsId = TypeConverter.toYarn(words.getJobID()).getAppId();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(EmbeddedCluster.JOB_LIMIT_MINUTES);
+        while (!words.isComplete()) {
+          if (System.nanoTime() > deadline) {
+            words.killJob();
+            throw new IllegalStateException(label + ": the wordcount is not done after "
+                + EmbeddedCluster.JOB_LIMIT_MINUTES + " minutes; killed");
+          }
+          maxReduceMemory.accumulateAndGet(held(yarn, wordsId, true), Math::max);
+          WaitReport why = s.waitReports().of(wordsId);
+          if (why != null && !why.latestRefusals().isEmpty()
+              && why.latestRefusals().get(0).cause() == WaitLog.Cause.LAST_PHASE_CAPPED) {
+            saidCapped.set(true);
+          }
+          Thread.sleep(20);
+        }
+        assertTrue(words.isSuccessful(), "the wordcount succeeded: " + words.getStatus().getFailureInfo());
+        EmbeddedCluster.verifyWordcount(label, fs, words, hdfs.words);
+        assertEquals(REDUCES, words.getCounters().findCounter(JobCounter.TOTAL_LAUNCHED_REDUCES).getValue(),
+            "every reduce ran once");
+        fs.create(release).close();
+        EmbeddedCluster.awaitEnd(hold, label, System.nanoTime());
+        System.out.printf(Locale.ROOT, "%s: the wordcount's reduces held at most %d of %d MB; reduces capped %d times;"
+            + " its wait report said so: %s%n", label, maxReduceMemory.get(), cluster,
+            s.datalocMetrics().reducesCapped(), saidCapped.get());
+
+        long bound = cluster / 2 + 512; // once over half, no new reduce container: the last one taken crossed it
+        if (on) {
+          assertTrue(maxReduceMemory.get() <= bound, "at most half the cluster and one container: "
+              + maxReduceMemory.get() + " MB of " + cluster);
+          assertTrue(s.datalocMetrics().reducesCapped() > 0, "reduces were held back");
+          assertTrue(saidCapped.get(), "the wait report said why its reduces waited");
+        } else {
+          assertTrue(maxReduceMemory.get() > bound, "without the cap they take what is free: "
+              + maxReduceMemory.get() + " MB of " + cluster);
+          assertEquals(0, s.datalocMetrics().reducesCapped());
+          assertFalse(saidCapped.get());
+        }
+      } finally {
+        yarn.stop();
+      }
+    }
+  }
+
+  /** Waits until the job's application holds at least {@code mb} (its AM included). */
+  private static void awaitHeld(MiniMRYarnCluster yarn, Job job, long mb, String what) throws Exception {
+    ApplicationId id = TypeConverter.toYarn(job.getJobID()).getAppId();
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+    while (held(yarn, id, false) < mb) {
+      assertTrue(System.nanoTime() < deadline, what + ": not after five minutes");
+      assertFalse(job.isComplete(), what + ": the job ended");
+      Thread.sleep(100);
+    }
+  }
+
+  /** The memory the application's current attempt holds (MB), without its AM container if {@code lessAm}. */
+  private static long held(MiniMRYarnCluster yarn, ApplicationId id, boolean lessAm) {
+    RMApp app = yarn.getResourceManager().getRMContext().getRMApps().get(id);
+    if (app == null || app.getCurrentAppAttempt() == null) {
+      return 0;
+    }
+    SchedulerApplicationAttempt attempt = ((AbstractYarnScheduler<?, ?>) yarn.getResourceManager()
+        .getResourceScheduler()).getApplicationAttempt(app.getCurrentAppAttempt().getAppAttemptId());
+    if (attempt == null) {
+      return 0;
+    }
+    long memory = attempt.getCurrentConsumption().getMemorySize();
+    var master = app.getCurrentAppAttempt().getMasterContainer();
+    return lessAm && master != null ? memory - master.getResource().getMemorySize() : memory;
+  }
+}
