@@ -12,11 +12,8 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
@@ -41,11 +38,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code reduce.max-share} with real MapReduce ApplicationMasters on real daemons (the embedded
  * four-host cluster, 16 GB of 512-MB containers): a job that holds one map waiting for a signal
  * stays in the scheduler while a wordcount with 24 slow reduces (asked for once its maps are done)
- * runs beside it. At 0.5 the wordcount's reduces, its AM aside, never hold more than half the
+ * runs beside it. At 0.5 the wordcount's containers, its AM aside, never hold more than half the
  * cluster and one container, its wait report says why its reduces wait, and it finishes with every
- * reduce run and its output right; at 1 (off) they take more than that, so the measure can see the
- * difference. The MapReduce AM's own rules (slow-start, reduce ramp-up and preemption) meet the cap
- * here, which the MockRM tests imitate.
+ * reduce run once and its output right; at 1 (off) they take more than that, so the measure can see
+ * the difference. The real MapReduce AM's asks, its handling of containers it waits for, and its
+ * end meet the cap here, which the MockRM tests imitate.
  */
 @Tag("e2e")
 class ReduceCapEndToEndTest {
@@ -53,7 +50,10 @@ class ReduceCapEndToEndTest {
 
   @TempDir Path dir;
 
-  /** Holds its map until a file appears (at most ten minutes): an application that stays in the scheduler. */
+  /**
+   * Holds its map until a file appears (at most half an hour, reporting progress so the task is not
+   * timed out): an application that stays in the scheduler.
+   */
   public static final class HoldMapper extends Mapper<LongWritable, Text, NullWritable, NullWritable> {
     static final String RELEASE = "dataloc.test.release";
 
@@ -61,8 +61,9 @@ class ReduceCapEndToEndTest {
     protected void setup(Context context) throws IOException, InterruptedException {
       org.apache.hadoop.fs.Path release = new org.apache.hadoop.fs.Path(context.getConfiguration().get(RELEASE));
       FileSystem fs = release.getFileSystem(context.getConfiguration());
-      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(30);
       while (!fs.exists(release) && System.nanoTime() < deadline) {
+        context.progress();
         Thread.sleep(200);
       }
     }
@@ -102,83 +103,94 @@ class ReduceCapEndToEndTest {
         hold.setOutputFormatClass(NullOutputFormat.class);
         FileInputFormat.addInputPath(hold, new org.apache.hadoop.fs.Path("/in/part-0"));
         hold.submit();
-        awaitHeld(yarn, hold, 1024 + 512, "the holding job's AM and map run");
-
-        Job words = EmbeddedCluster.wordcountJob(label, conf, REDUCES);
-        words.setReducerClass(SlowSumReducer.class);
-        words.getConfiguration().setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
-        words.submit();
-        long cluster = s.getClusterResource().getMemorySize();
-        AtomicLong maxReduceMemory = new AtomicLong();
-        AtomicBoolean saidCapped = new AtomicBoolean();
-        ApplicationId wordsId = TypeConverter.toYarn(words.getJobID()).getAppId();
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(EmbeddedCluster.JOB_LIMIT_MINUTES);
-        while (!words.isComplete()) {
-          if (System.nanoTime() > deadline) {
-            words.killJob();
-            throw new IllegalStateException(label + ": the wordcount is not done after "
-                + EmbeddedCluster.JOB_LIMIT_MINUTES + " minutes; killed");
-          }
-          maxReduceMemory.accumulateAndGet(held(yarn, wordsId, true), Math::max);
-          WaitReport why = s.waitReports().of(wordsId);
-          if (why != null && !why.latestRefusals().isEmpty()
-              && why.latestRefusals().get(0).cause() == WaitLog.Cause.LAST_PHASE_CAPPED) {
-            saidCapped.set(true);
-          }
-          Thread.sleep(20);
+        try {
+          run(yarn, conf, fs, s, hdfs, label, on, hold);
+        } finally {
+          fs.create(release).close(); // the holding job ends, whatever happened
         }
-        assertTrue(words.isSuccessful(), "the wordcount succeeded: " + words.getStatus().getFailureInfo());
-        EmbeddedCluster.verifyWordcount(label, fs, words, hdfs.words);
-        assertEquals(REDUCES, words.getCounters().findCounter(JobCounter.TOTAL_LAUNCHED_REDUCES).getValue(),
-            "every reduce ran once");
-        fs.create(release).close();
         EmbeddedCluster.awaitEnd(hold, label, System.nanoTime());
-        System.out.printf(Locale.ROOT, "%s: the wordcount's reduces held at most %d of %d MB; reduces capped %d times;"
-            + " its wait report said so: %s%n", label, maxReduceMemory.get(), cluster,
-            s.datalocMetrics().reducesCapped(), saidCapped.get());
-
-        long bound = cluster / 2 + 512; // once over half, no new reduce container: the last one taken crossed it
-        if (on) {
-          assertTrue(maxReduceMemory.get() <= bound, "at most half the cluster and one container: "
-              + maxReduceMemory.get() + " MB of " + cluster);
-          assertTrue(s.datalocMetrics().reducesCapped() > 0, "reduces were held back");
-          assertTrue(saidCapped.get(), "the wait report said why its reduces waited");
-        } else {
-          assertTrue(maxReduceMemory.get() > bound, "without the cap they take what is free: "
-              + maxReduceMemory.get() + " MB of " + cluster);
-          assertEquals(0, s.datalocMetrics().reducesCapped());
-          assertFalse(saidCapped.get());
-        }
       } finally {
         yarn.stop();
       }
     }
   }
 
-  /** Waits until the job's application holds at least {@code mb} (its AM included). */
-  private static void awaitHeld(MiniMRYarnCluster yarn, Job job, long mb, String what) throws Exception {
+  /** The wordcount beside the holding job, watched, and what it held checked. */
+  private static void run(MiniMRYarnCluster yarn, Configuration conf, FileSystem fs, LocalityScheduler s,
+      EmbeddedCluster.Hdfs hdfs, String label, boolean on, Job hold) throws Exception {
+    awaitContainers(yarn, hold, 2, "the holding job's AM and map run");
+
+    Job words = EmbeddedCluster.wordcountJob(label, conf, REDUCES);
+    words.setReducerClass(SlowSumReducer.class);
+    words.getConfiguration().setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
+    words.submit();
+    long cluster = s.getClusterResource().getMemorySize();
+    long maxReduceMemory = 0;
+    boolean saidCapped = false;
+    ApplicationId wordsId = TypeConverter.toYarn(words.getJobID()).getAppId();
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(EmbeddedCluster.JOB_LIMIT_MINUTES);
+    while (!words.isComplete()) {
+      if (System.nanoTime() > deadline) {
+        words.killJob();
+        throw new IllegalStateException(label + ": the wordcount is not done after "
+            + EmbeddedCluster.JOB_LIMIT_MINUTES + " minutes; killed");
+      }
+      maxReduceMemory = Math.max(maxReduceMemory, held(yarn, wordsId));
+      WaitReport why = s.waitReports().of(wordsId);
+      if (why != null && !why.latestRefusals().isEmpty()
+          && why.latestRefusals().get(0).cause() == WaitLog.Cause.LAST_PHASE_CAPPED) {
+        saidCapped = true;
+      }
+      Thread.sleep(20);
+    }
+    assertTrue(words.isSuccessful(), "the wordcount succeeded: " + words.getStatus().getFailureInfo());
+    EmbeddedCluster.verifyWordcount(label, fs, words, hdfs.words);
+    assertEquals(REDUCES, words.getCounters().findCounter(JobCounter.TOTAL_LAUNCHED_REDUCES).getValue(),
+        "every reduce ran once");
+    assertFalse(hold.isComplete(), "the holding job ran throughout");
+    System.out.printf(Locale.ROOT, "%s: the wordcount's containers, its AM aside, held at most %d of %d MB;"
+        + " reduces capped %d times; its wait report said so: %s%n", label, maxReduceMemory, cluster,
+        s.datalocMetrics().reducesCapped(), saidCapped);
+
+    long bound = cluster / 2 + 512; // once over half, no new reduce container: the last one taken crossed it
+    if (on) {
+      assertTrue(maxReduceMemory <= bound, "at most half the cluster and one container: "
+          + maxReduceMemory + " MB of " + cluster);
+      assertTrue(s.datalocMetrics().reducesCapped() > 0, "reduces were held back");
+      assertTrue(saidCapped, "the wait report said why its reduces waited");
+    } else {
+      assertTrue(maxReduceMemory > bound, "without the cap they take what is free: "
+          + maxReduceMemory + " MB of " + cluster);
+      assertEquals(0, s.datalocMetrics().reducesCapped());
+      assertFalse(saidCapped);
+    }
+  }
+
+  /** Waits until the job's application holds {@code n} containers (its AM's included). */
+  private static void awaitContainers(MiniMRYarnCluster yarn, Job job, int n, String what) throws Exception {
     ApplicationId id = TypeConverter.toYarn(job.getJobID()).getAppId();
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while (held(yarn, id, false) < mb) {
+    while (attempt(yarn, id) == null || attempt(yarn, id).getLiveContainers().size() < n) {
       assertTrue(System.nanoTime() < deadline, what + ": not after five minutes");
       assertFalse(job.isComplete(), what + ": the job ended");
       Thread.sleep(100);
     }
   }
 
-  /** The memory the application's current attempt holds (MB), without its AM container if {@code lessAm}. */
-  private static long held(MiniMRYarnCluster yarn, ApplicationId id, boolean lessAm) {
+  /** The scheduler's record of the application's current attempt, or null. */
+  private static SchedulerApplicationAttempt attempt(MiniMRYarnCluster yarn, ApplicationId id) {
     RMApp app = yarn.getResourceManager().getRMContext().getRMApps().get(id);
-    if (app == null || app.getCurrentAppAttempt() == null) {
-      return 0;
-    }
-    SchedulerApplicationAttempt attempt = ((AbstractYarnScheduler<?, ?>) yarn.getResourceManager()
-        .getResourceScheduler()).getApplicationAttempt(app.getCurrentAppAttempt().getAppAttemptId());
-    if (attempt == null) {
-      return 0;
-    }
-    long memory = attempt.getCurrentConsumption().getMemorySize();
-    var master = app.getCurrentAppAttempt().getMasterContainer();
-    return lessAm && master != null ? memory - master.getResource().getMemorySize() : memory;
+    return app == null || app.getCurrentAppAttempt() == null ? null
+        : ((AbstractYarnScheduler<?, ?>) yarn.getResourceManager().getResourceScheduler())
+            .getApplicationAttempt(app.getCurrentAppAttempt().getAppAttemptId());
+  }
+
+  /** The memory the application's current attempt holds (MB), its AM container aside. */
+  private static long held(MiniMRYarnCluster yarn, ApplicationId id) {
+    SchedulerApplicationAttempt attempt = attempt(yarn, id);
+    var master = attempt == null ? null
+        : yarn.getResourceManager().getRMContext().getRMApps().get(id).getCurrentAppAttempt().getMasterContainer();
+    return attempt == null ? 0 : attempt.getCurrentConsumption().getMemorySize()
+        - (master == null ? 0 : master.getResource().getMemorySize());
   }
 }

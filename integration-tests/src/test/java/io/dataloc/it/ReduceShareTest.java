@@ -19,6 +19,8 @@ import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.api.records.Priority;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceRequest;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.api.protocolrecords.NMContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.MockAM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
@@ -36,8 +38,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * bid} the newcomer's AM gets the next slot that frees, and its map the one after; under {@code
  * fifo} the earlier job's reduces take both, as the FIFO scheduler's would. And a job over {@code
  * reduce.max-share} while another runs takes no freed slot for its reduces even when nobody else
- * wants it ({@code LastPhaseCap}), and takes one again once it runs alone; its AM does not count,
- * and an application that runs no maps is not capped.
+ * wants it ({@code LastPhaseCap}), and takes one again once it runs alone; its wait report says
+ * why; its AM does not count, and an application that runs no maps is not capped. A priority
+ * change moves the cap at once, and a MapReduce job recovered after a restart, its maps ended
+ * before it, is capped.
  */
 class ReduceShareTest {
   @TempDir Path dir;
@@ -91,12 +95,14 @@ class ReduceShareTest {
           on ? "15 of 16 GB while another runs: no reduce, the slot stays free" : "no cap: the reduce takes it");
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
       assertEquals(on, s.datalocMetrics().reducesCapped() > 0);
+      ApplicationId bigId = big.getApplicationAttemptId().getApplicationId();
+      WaitReport why = s.waitReports().of(bigId);
       if (!on) {
+        assertTrue(why.latestRefusals().stream().noneMatch(e -> e.cause() == WaitLog.Cause.LAST_PHASE_CAPPED),
+            why.summary());
         return;
       }
       // The wait report says why its reduces wait.
-      ApplicationId bigId = big.getApplicationAttemptId().getApplicationId();
-      WaitReport why = s.waitReports().of(bigId);
       assertEquals(WaitLog.Cause.LAST_PHASE_CAPPED, why.latestRefusals().get(0).cause(), why.summary());
       assertTrue(why.summary().contains("reduce.max-share"), why.summary());
       // A retried map, which the MapReduce AM asks for at priority 5, is never held back.
@@ -224,6 +230,71 @@ class ReduceShareTest {
       assertEquals(0, big.allocate(new ArrayList<>(), new ArrayList<>()).getAllocatedContainers().size(),
           "9 GB of reduces is more than half: the next one waits");
     }
+  }
+
+  @Test
+  void aPriorityChangeMovesTheCapAtOnce() throws Exception {
+    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent",
+        "0.5", "yarn.scheduler.dataloc.reduce.max-share", "0.5",
+        YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, "10"), Scenarios.twoRacks(4), 4096,
+        dir.resolve("priority"))) {
+      MockAM big = fill(c);
+      RMApp other = c.submit("bob", null);
+      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
+      c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId()).registerAppAttempt();
+      changePriority(c, big.getApplicationAttemptId().getApplicationId(), 5);
+      assertEquals(1, freeOneOn(c, big, "h4").size(), "above the lowest priority running: not capped");
+      changePriority(c, other.getApplicationId(), 10);
+      assertEquals(0, freeOneOn(c, big, "h4").size(),
+          "the other raised above it: now of the lowest priority, it is capped (before: up to a second later)");
+    }
+  }
+
+  private static void changePriority(MiniMr c, ApplicationId id, int priority) throws Exception {
+    c.rm.getClientRMService().updateApplicationPriority(
+        org.apache.hadoop.yarn.api.protocolrecords.UpdateApplicationPriorityRequest.newInstance(id,
+            Priority.newInstance(priority)));
+  }
+
+  @Test
+  void aMapReduceJobRecoveredPastItsMapsIsCapped() throws Exception {
+    MiniMr c = MiniMr.start(LocalityScheduler.class, MiniMr.workPreserving(Map.of(
+        "yarn.scheduler.dataloc.maximum-am-resource-percent", "0.5", "yarn.scheduler.dataloc.reduce.max-share",
+        "0.5")), Scenarios.twoRacks(4), 4096, dir.resolve("recovered"));
+    try {
+      MockAM big = fill(c); // its map ended before the restart: the new RM never sees a map of it
+      RMApp other = c.submit("bob", null);
+      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
+      MockAM otherAm = c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId());
+      otherAm.registerAppAttempt();
+      // The NodeManagers report what runs: both AMs and the big job's reduces.
+      Map<String, List<NMContainerStatus>> running = new java.util.HashMap<>();
+      RMApp bigApp = c.rm.getRMContext().getRMApps().get(big.getApplicationAttemptId().getApplicationId());
+      for (Container am : List.of(bigApp.getCurrentAppAttempt().getMasterContainer(),
+          other.getCurrentAppAttempt().getMasterContainer())) {
+        running.computeIfAbsent(am.getNodeId().getHost(), h -> new ArrayList<>()).add(status(am, 0));
+      }
+      for (Container r : reduces) {
+        running.computeIfAbsent(r.getNodeId().getHost(), h -> new ArrayList<>()).add(status(r, MrJob.REDUCE_PRIORITY));
+      }
+      c = c.restart(running);
+      big.setAMRMProtocol(c.rm.getApplicationMasterService(), c.rm.getRMContext());
+      big.registerAppAttempt(true);
+      otherAm.setAMRMProtocol(c.rm.getApplicationMasterService(), c.rm.getRMContext());
+      otherAm.registerAppAttempt(true);
+      // The AM re-sends its ask table: the reduces it still wants.
+      big.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(MrJob.REDUCE_PRIORITY), ResourceRequest.ANY,
+          Resource.newInstance(1024, 1), 30 - 1 - reduces.size())), List.of());
+      assertEquals(0, freeOneOn(c, big, "h4").size(), "15 of 16 GB while another runs: no reduce after the restart");
+      assertTrue(((LocalityScheduler) c.rm.getResourceScheduler()).datalocMetrics().reducesCapped() > 0);
+    } finally {
+      c.close();
+    }
+  }
+
+  private static NMContainerStatus status(Container c, int priority) {
+    return NMContainerStatus.newInstance(c.getId(), 0, ContainerState.RUNNING, c.getResource(), "running", 0,
+        Priority.newInstance(priority), 0, "", org.apache.hadoop.yarn.api.records.ExecutionType.GUARANTEED, -1);
   }
 
   /** One of the big job's reduces on {@code host} ends; returns the containers the big job got after. */

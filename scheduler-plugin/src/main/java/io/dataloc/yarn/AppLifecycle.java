@@ -34,6 +34,8 @@ import org.slf4j.LoggerFactory;
  */
 final class AppLifecycle {
   private static final Logger LOG = LoggerFactory.getLogger(LocalityScheduler.class);
+  /** The application type MapReduce's client gives its jobs. */
+  static final String MAPREDUCE = "MAPREDUCE";
 
   private final SchedulerContext ctx;
   private final Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>> applications;
@@ -108,6 +110,8 @@ final class AppLifecycle {
     UnmanagedAms.submitApp(metrics, user, unmanaged);
     DatalocApp a = ctx.apps().add(id, user);
     if (recovering) {
+      var rmApp = ctx.rmContext().getRMApps().get(id);
+      a.recoveredMapReduce = rmApp != null && MAPREDUCE.equalsIgnoreCase(rmApp.getApplicationType());
       // Some of its maps may be running in recovered containers we cannot tie to tasks: the AM
       // re-sends what is left after it resyncs, and that is served from its asks.
       ctx.apps().goOnline(a, "recovered after a ResourceManager restart: served from its re-sent asks");

@@ -9,8 +9,9 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicat
  * What the share rules weigh a job against ({@link io.dataloc.core.jobs.EqualShare}, {@link
  * io.dataloc.core.jobs.LastPhaseCap}): how many applications run, the lowest application priority
  * among them and how many run at it, and the served cluster's memory. Counted at the first need in
- * a second, and again when the number of applications changes: a walk over every application, at
- * most once a second between arrivals. Under the scheduler's monitor.
+ * a second, and again when the number of applications or a priority changes: a walk over every
+ * application, at most once a second between arrivals and priority changes. Under the scheduler's
+ * monitor.
  */
 final class ApplicationShares {
   private final SchedulerContext ctx;
@@ -29,7 +30,12 @@ final class ApplicationShares {
     this.applications = applications;
   }
 
-  /** Counts again if a second has passed or the number of applications changed. */
+  /** Counts again at the next {@link #refresh} (an application's priority changed). */
+  void stale() {
+    countedAt = Long.MIN_VALUE;
+  }
+
+  /** Counts again if a second has passed, the number of applications changed, or {@link #stale} was called. */
   void refresh() {
     long now = ctx.nowMillis();
     int apps = applications.get().size();

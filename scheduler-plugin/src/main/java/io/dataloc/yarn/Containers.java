@@ -81,11 +81,15 @@ final class Containers {
     return rmc;
   }
 
-  /** Counts a map container's locality, in the metrics and for its application (may be null). */
+  /**
+   * Counts a map container's locality, in the metrics and for its application (may be null), whose
+   * wait, if it was waiting, ends.
+   */
   void countMap(NodeType type, DatalocApp a, String host) {
     ctx.locality().count(type, ctx.nowMillis());
     if (a != null) {
       a.count(type, host);
+      a.waits.served(ctx.nowMillis());
     }
   }
 

@@ -123,9 +123,18 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   int rackLocal;
   int offSwitch;
 
-  /** Whether it has had a map container: it has a map phase, and what else it asks for comes after. */
+  /**
+   * A MapReduce job recovered after a ResourceManager restart: its maps may have run, or all
+   * ended, under the RM before, which this one never saw.
+   */
+  boolean recoveredMapReduce;
+
+  /**
+   * Whether it has a map phase, so that what else it asks for comes after: it has had a map
+   * container here, or it is a MapReduce job recovered after a restart.
+   */
   boolean ranMaps() {
-    return nodeLocal + rackLocal + offSwitch > 0;
+    return recoveredMapReduce || nodeLocal + rackLocal + offSwitch > 0;
   }
 
   /** Map containers allocated on each host over the job's life. */

@@ -57,7 +57,6 @@ final class EngineMaps {
       ctx.apps().markDirty(a.id); // its pending tasks may need topping up (online.max-pending-per-job)
     }
     a.lastReason = d.reason();
-    a.waits.served(ctx.nowMillis());
     return true;
   }
 

@@ -111,6 +111,11 @@ final class OtherWork {
     walk.add(id);
   }
 
+  /** An application's priority changed: the share rules count the priorities again at their next need. */
+  void priorityChanged() {
+    shares.stale();
+  }
+
   /** Takes the application out of the walk; whether it was in (put it back after a priority change). */
   boolean remove(ApplicationId id) {
     return walk.remove(id) | mapPhase.remove(id);
@@ -250,7 +255,10 @@ final class OtherWork {
           && a.ranMaps();
       if (lastPhase && capped(attempt)) {
         ctx.metrics().reducesCapped.incr();
-        a.waits.refused(ctx.nowMillis(), node.getNodeName(), WaitLog.Cause.LAST_PHASE_CAPPED, -1, null);
+        if (containers.mapsWanted(attempt, containers.mapKey(attempt)) == 0) {
+          // Its wait report says why its reduces wait; while it asks for maps, it says why they do.
+          a.waits.refused(ctx.nowMillis(), node.getNodeName(), WaitLog.Cause.LAST_PHASE_CAPPED, -1, null);
+        }
         continue; // it holds more than reduce.max-share while others run: the rest stays for them
       }
       if (!map && first && exceptMaps && overShare(attempt)) {

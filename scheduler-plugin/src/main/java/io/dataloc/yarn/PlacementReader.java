@@ -161,7 +161,7 @@ final class PlacementReader {
   Placement read(ApplicationSubmissionContext ctx, String applicationType, String user, ToIntFunction<String> hostId)
       throws Exception {
     ContainerLaunchContext am = ctx.getAMContainerSpec();
-    if (sources.contains("split-metainfo") && "MAPREDUCE".equalsIgnoreCase(applicationType) && am != null) {
+    if (sources.contains("split-metainfo") && AppLifecycle.MAPREDUCE.equalsIgnoreCase(applicationType) && am != null) {
       Map<String, LocalResource> resources = am.getLocalResources();
       LocalResource split = resources == null ? null : resources.get(SPLIT_RESOURCE);
       if (split != null) {
