@@ -104,10 +104,16 @@ class ReduceCapEndToEndTest {
         FileInputFormat.addInputPath(hold, new org.apache.hadoop.fs.Path("/in/part-0"));
         hold.submit();
         try {
-          run(yarn, conf, fs, s, hdfs, label, on, hold);
-        } finally {
-          fs.create(release).close(); // the holding job ends, whatever happened
+          run(yarn, conf, s, hdfs, label, on, hold);
+        } catch (Exception | Error e) {
+          try {
+            fs.create(release).close(); // the holding job ends, whatever happened
+          } catch (Exception | Error again) {
+            e.addSuppressed(again);
+          }
+          throw e;
         }
+        fs.create(release).close();
         EmbeddedCluster.awaitEnd(hold, label, System.nanoTime());
       } finally {
         yarn.stop();
@@ -116,8 +122,9 @@ class ReduceCapEndToEndTest {
   }
 
   /** The wordcount beside the holding job, watched, and what it held checked. */
-  private static void run(MiniMRYarnCluster yarn, Configuration conf, FileSystem fs, LocalityScheduler s,
-      EmbeddedCluster.Hdfs hdfs, String label, boolean on, Job hold) throws Exception {
+  private static void run(MiniMRYarnCluster yarn, Configuration conf, LocalityScheduler s, EmbeddedCluster.Hdfs hdfs,
+      String label, boolean on, Job hold) throws Exception {
+    FileSystem fs = hdfs.dfs.getFileSystem();
     awaitContainers(yarn, hold, 2, "the holding job's AM and map run");
 
     Job words = EmbeddedCluster.wordcountJob(label, conf, REDUCES);

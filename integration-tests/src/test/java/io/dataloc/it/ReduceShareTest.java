@@ -242,11 +242,15 @@ class ReduceShareTest {
       RMApp other = c.submit("bob", null);
       assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
       c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId()).registerAppAttempt();
+      // Time stands still from here: the counts are not taken again for a second having passed.
+      org.apache.hadoop.yarn.util.ControlledClock clock = new org.apache.hadoop.yarn.util.ControlledClock();
+      clock.setTime(System.currentTimeMillis());
+      ((LocalityScheduler) c.rm.getResourceScheduler()).setClock(clock);
       changePriority(c, big.getApplicationAttemptId().getApplicationId(), 5);
       assertEquals(1, freeOneOn(c, big, "h4").size(), "above the lowest priority running: not capped");
       changePriority(c, other.getApplicationId(), 10);
       assertEquals(0, freeOneOn(c, big, "h4").size(),
-          "the other raised above it: now of the lowest priority, it is capped (before: up to a second later)");
+          "the other raised above it: now of the lowest priority, it is capped at once");
     }
   }
 

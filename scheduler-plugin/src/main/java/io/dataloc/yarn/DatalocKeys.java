@@ -146,7 +146,8 @@ public final class DatalocKeys {
           + " holding more than an equal share of the cluster also loses its reduces' precedence over other jobs' maps");
   public static final Key REDUCE_MAX_SHARE = new Key("reduce.max-share", "0.5", "0 < f <= 1 (1: off)",
       "while other applications are in the scheduler, a job of the lowest application priority among them that has "
-          + "run a container at map-priority and holds more than this share of the cluster's memory, its "
+          + "run a container at map-priority (or is a MapReduce job recovered after a restart) and holds more than "
+          + "this share of the cluster's memory, its "
           + "ApplicationMaster aside, gets no new container at reduce-priority, even where one is free: the rest "
           + "stays for jobs that arrive while a large job shuffles")
       .unit("fraction");

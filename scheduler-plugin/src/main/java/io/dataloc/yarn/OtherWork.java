@@ -43,10 +43,11 @@ import org.slf4j.LoggerFactory;
  * io.dataloc.core.jobs.JobOrdering#sharesLastPhase shares the last phase}, not under fifo) is
  * found so in the first pass, when it has a container to take, and moves to the same set, so a
  * job that arrives while a large job's reduces are asked for gets a freed slot first; a change of
- * its asks puts it back, to be weighed again. A job that has run maps, of that priority, that
- * holds more than {@code reduce.max-share} of the cluster while other applications are in the
- * scheduler takes nothing for its requests at {@code reduce-priority}, in either pass ({@link
- * LastPhaseCap}).
+ * its asks puts it back, to be weighed again. A job that has run maps (or a MapReduce job
+ * recovered after a restart), of that priority, that holds more than {@code reduce.max-share} of
+ * the cluster while other applications are in the scheduler takes nothing for its requests at
+ * {@code reduce-priority}, in either pass ({@link LastPhaseCap}); the counts both rules weigh are
+ * taken again after a priority change ({@link #priorityChanged}).
  * Under the scheduler's monitor; an application is taken out before its priority changes and put
  * back after.
  */
