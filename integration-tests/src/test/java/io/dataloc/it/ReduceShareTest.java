@@ -41,7 +41,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * wants it ({@code LastPhaseCap}), and takes one again once it runs alone; its wait report says
  * why; its AM does not count, and an application that runs no maps is not capped. A priority
  * change moves the cap at once, and a MapReduce job recovered after a restart, its maps ended
- * before it, is capped.
+ * before it, is capped (an application of another type is not).
  */
 class ReduceShareTest {
   @TempDir Path dir;
@@ -169,6 +169,8 @@ class ReduceShareTest {
   }
 
   private final List<Container> reduces = new ArrayList<>();
+  /** The application type the big job is submitted with. */
+  private String appType = "MAPREDUCE";
 
   /** A job past its one map asks for 30 reduces; the cluster's 16 GB hold its AM and 15 of them. */
   private MockAM fill(MiniMr c) throws Exception {
@@ -186,7 +188,7 @@ class ReduceShareTest {
   /** As {@link #reduces}; without {@code map}, an application that asks for no maps at all. */
   private MockAM containers(MiniMr c, boolean map, int asked, int got) throws Exception {
     List<List<String>> split = List.of(List.of("h1"));
-    RMApp app = c.submit("alice", map ? split : null);
+    RMApp app = c.submitEdited("alice", map ? split : null, sub -> sub.setApplicationType(appType));
     MockAM am = MockRM.launchAndRegisterAM(app, c.rm, c.nodes.get("h2"));
     if (map) {
       assertTrue(Rounds.run(c, new MrJob(am, split, c.rackOf), 20) > 0, "its map ran");
@@ -260,13 +262,21 @@ class ReduceShareTest {
             Priority.newInstance(priority)));
   }
 
-  @Test
-  void aMapReduceJobRecoveredPastItsMapsIsCapped() throws Exception {
+  /**
+   * After a work-preserving restart the new RM has seen no map of a job whose maps ended before it:
+   * a MapReduce job is capped all the same; an application of another type is not, as one that never
+   * ran a map (its maps cannot be known).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"MAPREDUCE", "TEZ"})
+  void aRecoveredJobPastItsMapsIsCappedIfMapReduce(String type) throws Exception {
+    boolean capped = type.equals("MAPREDUCE");
     MiniMr c = MiniMr.start(LocalityScheduler.class, MiniMr.workPreserving(Map.of(
         "yarn.scheduler.dataloc.maximum-am-resource-percent", "0.5", "yarn.scheduler.dataloc.reduce.max-share",
-        "0.5")), Scenarios.twoRacks(4), 4096, dir.resolve("recovered"));
+        "0.5")), Scenarios.twoRacks(4), 4096, dir.resolve("recovered-" + type));
     try {
-      MockAM big = fill(c); // its map ended before the restart: the new RM never sees a map of it
+      appType = type;
+      MockAM big = fill(c); // its map ended before the restart
       RMApp other = c.submit("bob", null);
       assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
       MockAM otherAm = c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId());
@@ -289,8 +299,9 @@ class ReduceShareTest {
       // The AM re-sends its ask table: the reduces it still wants.
       big.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(MrJob.REDUCE_PRIORITY), ResourceRequest.ANY,
           Resource.newInstance(1024, 1), 30 - 1 - reduces.size())), List.of());
-      assertEquals(0, freeOneOn(c, big, "h4").size(), "15 of 16 GB while another runs: no reduce after the restart");
-      assertTrue(((LocalityScheduler) c.rm.getResourceScheduler()).datalocMetrics().reducesCapped() > 0);
+      assertEquals(capped ? 0 : 1, freeOneOn(c, big, "h4").size(),
+          capped ? "15 of 16 GB while another runs: no reduce after the restart" : "not known to have run maps");
+      assertEquals(capped, ((LocalityScheduler) c.rm.getResourceScheduler()).datalocMetrics().reducesCapped() > 0);
     } finally {
       c.close();
     }
