@@ -256,6 +256,31 @@ class ReduceShareTest {
     }
   }
 
+  @Test
+  void aJobOfHigherPriorityGetsAFreedSlotForItsMapAheadOfALowerOnesReduces() throws Exception {
+    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent",
+        "0.5", "yarn.scheduler.dataloc.reduce.max-share", "1",
+        YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, "10"), Scenarios.twoRacks(4), 4096,
+        dir.resolve("higher"))) {
+      MockAM big = fill(c);
+      List<List<String>> splits = List.of(List.of("h3"));
+      RMApp small = c.submit("bob", splits);
+      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
+      MockAM smallAm = c.rm.sendAMLaunched(small.getCurrentAppAttempt().getAppAttemptId());
+      smallAm.registerAppAttempt();
+      MrJob job = new MrJob(smallAm, splits, c.rackOf);
+      job.heartbeat();
+      awaitPlans(c, 2);
+      // Raised above the big job, which is then alone at the lowest priority (its equal share
+      // there the whole cluster): the newcomer's map still goes first.
+      changePriority(c, small.getApplicationId(), 5);
+      List<Container> got = freeOneOn(c, big, "h3");
+      job.heartbeat();
+      assertEquals(0, got.size(), "the lower priority's reduce waited");
+      assertEquals("h3", job.ranOn[0], "the higher priority's map ran on its data");
+    }
+  }
+
   private static void changePriority(MiniMr c, ApplicationId id, int priority) throws Exception {
     c.rm.getClientRMService().updateApplicationPriority(
         org.apache.hadoop.yarn.api.protocolrecords.UpdateApplicationPriorityRequest.newInstance(id,

@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * every container, does not visit every job in its map phase; a change of its asks or its leaving
  * the engine puts it back (the sweep does not: the second pass walks it meanwhile). A job past its
  * map phase, of the lowest priority running, that holds more than an equal share of the cluster
- * among the jobs of that priority ({@link EqualShare}; only where the job ordering {@link
+ * among the jobs of that priority, or anything while a job of a higher priority runs ({@link
+ * EqualShare}; only where the job ordering {@link
  * io.dataloc.core.jobs.JobOrdering#sharesLastPhase shares the last phase}, not under fifo) is
  * found so in the first pass, when it has a container to take, and moves to the same set, so a
  * job that arrives while a large job's reduces are asked for gets a freed slot first; a change of
@@ -303,7 +304,8 @@ final class OtherWork {
     }
     shares.refresh();
     return EqualShare.yields(attempt.getCurrentConsumption().getMemorySize(), shares.servedMemory(),
-        ctx.applicationPriority(attempt.getApplicationId()), shares.lowestPriority(), shares.atLowest());
+        ctx.applicationPriority(attempt.getApplicationId()), shares.lowestPriority(), shares.atLowest(),
+        shares.running());
   }
 
   /**

@@ -16,9 +16,13 @@ package io.dataloc.core.jobs;
  * equal share alone (no weights, no minimum shares).
  *
  * <p><b>Priorities.</b> Only a job of the lowest application priority among the running ones
- * yields ({@link #yields}), and its share is counted among the jobs of that priority: a job that
- * yields lets every job served before the maps go ahead of it, and none of those may rank below
- * it. Where no job sets a priority, every job is of the lowest.
+ * yields ({@link #yields}): a job that yields lets every job's maps go ahead of it, and none of
+ * those may rank below it. Its share is counted among the jobs of that priority; and while any job
+ * of a higher priority runs, it yields whatever it holds, as the CapacityScheduler serves a
+ * queue's applications in priority order, every request of the higher first (otherwise a job
+ * alone at the lowest priority, its equal share the whole cluster, would take every slot that
+ * frees for its reduces while a job of higher priority waits for its maps). Where no job sets a
+ * priority, every job is of the lowest.
  *
  * <p><b>Exactness.</b> {@code held · jobs > total} is decided as {@code held > ⌊total / jobs⌋},
  * which is the same in integers (if {@code held ≥ ⌊total / jobs⌋ + 1} then {@code held · jobs >
@@ -30,12 +34,13 @@ public final class EqualShare {
 
   /**
    * Whether a job past its maps of application priority {@code priority}, holding {@code held} of
-   * {@code total}, yields its precedence: it is of the lowest priority among the running jobs
-   * ({@code lowestPriority}) and holds more than an equal share among the {@code jobsAtLowest}
-   * jobs of that priority.
+   * {@code total}, yields its precedence: it is of the lowest priority among the {@code jobs}
+   * running jobs ({@code lowestPriority}) and holds something while a job of a higher priority runs
+   * ({@code jobs > jobsAtLowest}), or more than an equal share among the {@code jobsAtLowest} jobs
+   * of that priority.
    */
-  public static boolean yields(long held, long total, int priority, int lowestPriority, int jobsAtLowest) {
-    return priority <= lowestPriority && over(held, total, jobsAtLowest);
+  public static boolean yields(long held, long total, int priority, int lowestPriority, int jobsAtLowest, int jobs) {
+    return priority <= lowestPriority && (held > 0 && jobs > jobsAtLowest || over(held, total, jobsAtLowest));
   }
 
   /**

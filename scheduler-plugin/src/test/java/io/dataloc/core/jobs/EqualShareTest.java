@@ -25,11 +25,39 @@ class EqualShareTest {
 
   @Test
   void onlyAJobOfTheLowestPriorityYieldsItsShareCountedAmongThoseOfItsPriority() {
-    // 32 GB; the job holds 20 GB. Alone at the lowest priority it holds its whole share.
-    assertFalse(EqualShare.yields(20_000, 32_000, 0, 0, 1));
-    assertTrue(EqualShare.yields(20_000, 32_000, 0, 0, 2), "two of the lowest priority: a share is 16 GB");
-    assertFalse(EqualShare.yields(20_000, 32_000, 10, 0, 2), "a job above the lowest priority never yields");
-    assertFalse(EqualShare.yields(16_000, 32_000, 0, 0, 2));
+    // 32 GB; the job holds 20 GB. Alone, it holds its whole share.
+    assertFalse(EqualShare.yields(20_000, 32_000, 0, 0, 1, 1));
+    assertTrue(EqualShare.yields(20_000, 32_000, 0, 0, 2, 2), "two of the lowest priority: a share is 16 GB");
+    assertFalse(EqualShare.yields(20_000, 32_000, 10, 0, 2, 3), "a job above the lowest priority never yields");
+    assertFalse(EqualShare.yields(16_000, 32_000, 0, 0, 2, 2));
+  }
+
+  @Test
+  void aJobOfTheLowestPriorityYieldsWhatItHoldsWhileAJobOfAHigherPriorityRuns() {
+    assertTrue(EqualShare.yields(1_000, 32_000, 0, 0, 1, 2), "alone at the lowest, another above it");
+    assertTrue(EqualShare.yields(1_000, 32_000, 0, 0, 2, 3), "within its share at the lowest, a job above");
+    assertFalse(EqualShare.yields(0, 32_000, 0, 0, 1, 2), "it holds nothing");
+    assertFalse(EqualShare.yields(1_000, 32_000, 5, 0, 1, 2), "it is the one above");
+  }
+
+  @Test
+  void yieldsAgreesWithItsDefinitionEverywhere() {
+    SplittableRandom rnd = new SplittableRandom(31);
+    for (int i = 0; i < 100_000; i++) {
+      long total = rnd.nextLong(0, 1L << 40);
+      long held = rnd.nextInt(4) == 0 ? 0 : rnd.nextLong(0, total + 2);
+      int lowest = rnd.nextInt(0, 3);
+      int priority = lowest + (rnd.nextInt(3) == 0 ? rnd.nextInt(1, 3) : 0);
+      int atLowest = rnd.nextInt(1, 6);
+      int jobs = atLowest + (rnd.nextBoolean() ? 0 : rnd.nextInt(1, 6));
+      boolean higherRuns = jobs > atLowest;
+      boolean overShare = held > 0 && atLowest > 1
+          && BigInteger.valueOf(held).multiply(BigInteger.valueOf(atLowest)).compareTo(BigInteger.valueOf(total)) > 0;
+      boolean oracle = priority == lowest && (held > 0 && higherRuns || overShare);
+      assertEquals(oracle, EqualShare.yields(held, total, priority, lowest, atLowest, jobs),
+          held + " of " + total + ", priority " + priority + " (lowest " + lowest + "), " + atLowest + " at the lowest of "
+              + jobs);
+    }
   }
 
   @Test
