@@ -41,7 +41,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * wants it ({@code LastPhaseCap}), and takes one again once it runs alone; its wait report says
  * why; its AM does not count, and an application that runs no maps is not capped. A priority
  * change moves the cap at once, and a MapReduce job recovered after a restart, its maps ended
- * before it, is capped (an application of another type is not).
+ * before it, is capped (an application of another type is not). A job of a higher priority gets a
+ * freed slot for its map ahead of a lower one's reduces.
  */
 class ReduceShareTest {
   @TempDir Path dir;

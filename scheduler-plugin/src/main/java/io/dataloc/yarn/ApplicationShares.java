@@ -8,7 +8,8 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicat
 /**
  * What the share rules weigh a job against ({@link io.dataloc.core.jobs.EqualShare}, {@link
  * io.dataloc.core.jobs.LastPhaseCap}): how many applications run, the lowest application priority
- * among them and how many run at it, and the served cluster's memory. Counted at the first need in
+ * among them and how many run at it, the highest priority of those asking for maps, and the served
+ * cluster's memory. Counted at the first need in
  * a second, and again when the number of applications or a priority changes: a walk over every
  * application, at most once a second between arrivals and priority changes. Under the scheduler's
  * monitor.
@@ -21,6 +22,7 @@ final class ApplicationShares {
   private int running;
   private int lowestPriority;
   private int atLowest;
+  private int highestAskingMaps;
   private long servedMemory;
 
   ApplicationShares(SchedulerContext ctx, ClusterRoom room,
@@ -46,8 +48,13 @@ final class ApplicationShares {
     running = apps;
     lowestPriority = Integer.MAX_VALUE;
     atLowest = 0;
-    for (ApplicationId id : applications.get().keySet()) {
+    highestAskingMaps = Integer.MIN_VALUE;
+    for (Map.Entry<ApplicationId, SchedulerApplication<DatalocAppAttempt>> e : applications.get().entrySet()) {
+      ApplicationId id = e.getKey();
       int p = ctx.applicationPriority(id);
+      if (p > highestAskingMaps && asksForMaps(e.getValue().getCurrentAppAttempt())) {
+        highestAskingMaps = p;
+      }
       if (p < lowestPriority) {
         lowestPriority = p;
         atLowest = 1;
@@ -65,6 +72,25 @@ final class ApplicationShares {
 
   int lowestPriority() {
     return lowestPriority;
+  }
+
+  /** Whether the attempt asks for map containers now. */
+  private boolean asksForMaps(DatalocAppAttempt attempt) {
+    if (attempt == null) {
+      return false;
+    }
+    for (org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey key : attempt.getSchedulerKeys()) {
+      if (ctx.settings().isMapKey(key)
+          && attempt.getOutstandingAsksCount(key, org.apache.hadoop.yarn.api.records.ResourceRequest.ANY) > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The highest priority of the applications that ask for maps ({@link Integer#MIN_VALUE}: none). */
+  int highestAskingMaps() {
+    return highestAskingMaps;
   }
 
   /** The applications of the lowest priority. */

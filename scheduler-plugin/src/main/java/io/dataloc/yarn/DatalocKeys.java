@@ -143,8 +143,8 @@ public final class DatalocKeys {
       "online policy: how queued tasks are routed and what a free container serves");
   public static final Key ORDERING = new Key("job-ordering", "fair", String.join(", ", JobOrderings.names()),
       "which job a free container serves first among those with work for it; unless fifo, a job past its maps"
-          + " holding more than an equal share of the cluster, or of a lower priority than another running job, also"
-          + " loses its reduces' precedence over other jobs' maps");
+          + " holding more than an equal share of the cluster, or of the lowest priority while a job of a higher one"
+          + " asks for maps, also loses its reduces' precedence over other jobs' maps");
   public static final Key REDUCE_MAX_SHARE = new Key("reduce.max-share", "0.5", "0 < f <= 1 (1: off)",
       "while other applications are in the scheduler, a job of the lowest application priority among them that has "
           + "run a container at map-priority (or is a MapReduce job recovered after a restart) and holds more than "

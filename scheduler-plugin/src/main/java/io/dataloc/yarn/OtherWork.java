@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * every container, does not visit every job in its map phase; a change of its asks or its leaving
  * the engine puts it back (the sweep does not: the second pass walks it meanwhile). A job past its
  * map phase, of the lowest priority running, that holds more than an equal share of the cluster
- * among the jobs of that priority, or anything while a job of a higher priority runs ({@link
- * EqualShare}; only where the job ordering {@link
+ * among the jobs of that priority, or anything while a job of a higher priority asks for maps
+ * ({@link EqualShare}; only where the job ordering {@link
  * io.dataloc.core.jobs.JobOrdering#sharesLastPhase shares the last phase}, not under fifo) is
  * found so in the first pass, when it has a container to take, and moves to the same set, so a
  * job that arrives while a large job's reduces are asked for gets a freed slot first; a change of
@@ -69,7 +69,7 @@ final class OtherWork {
   private final TreeSet<ApplicationId> walk;
   /**
    * Jobs walked only after the engine's maps (same order as {@code walk}): those in their map
-   * phase, and those past it holding more than an equal share.
+   * phase, and those past it that yield their precedence ({@link EqualShare}).
    */
   private final TreeSet<ApplicationId> mapPhase;
   private long lastSweep = Long.MIN_VALUE;
@@ -263,8 +263,8 @@ final class OtherWork {
         }
         continue; // it holds more than reduce.max-share while others run: the rest stays for them
       }
-      if (!map && first && exceptMaps && overShare(attempt)) {
-        return Served.AFTER_MAPS; // its last phase comes after the maps of jobs below their share
+      if (!map && first && exceptMaps && yieldsPrecedence(attempt)) {
+        return Served.AFTER_MAPS; // its last phase comes after the maps (EqualShare)
       }
       boolean early = a != null && a.waiting() && map;
       if (early && type != NodeType.NODE_LOCAL) {
@@ -298,14 +298,14 @@ final class OtherWork {
    * served cluster's), where the job ordering shares the last phase ({@link
    * io.dataloc.core.jobs.JobOrdering#sharesLastPhase}).
    */
-  private boolean overShare(DatalocAppAttempt attempt) {
+  private boolean yieldsPrecedence(DatalocAppAttempt attempt) {
     if (!ctx.engine().state().ordering().sharesLastPhase()) {
       return false;
     }
     shares.refresh();
     return EqualShare.yields(attempt.getCurrentConsumption().getMemorySize(), shares.servedMemory(),
         ctx.applicationPriority(attempt.getApplicationId()), shares.lowestPriority(), shares.atLowest(),
-        shares.running());
+        shares.highestAskingMaps() > shares.lowestPriority());
   }
 
   /**

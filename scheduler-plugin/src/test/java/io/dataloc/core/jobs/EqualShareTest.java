@@ -26,18 +26,19 @@ class EqualShareTest {
   @Test
   void onlyAJobOfTheLowestPriorityYieldsItsShareCountedAmongThoseOfItsPriority() {
     // 32 GB; the job holds 20 GB. Alone, it holds its whole share.
-    assertFalse(EqualShare.yields(20_000, 32_000, 0, 0, 1, 1));
-    assertTrue(EqualShare.yields(20_000, 32_000, 0, 0, 2, 2), "two of the lowest priority: a share is 16 GB");
-    assertFalse(EqualShare.yields(20_000, 32_000, 10, 0, 2, 3), "a job above the lowest priority never yields");
-    assertFalse(EqualShare.yields(16_000, 32_000, 0, 0, 2, 2));
+    assertFalse(EqualShare.yields(20_000, 32_000, 0, 0, 1, false));
+    assertTrue(EqualShare.yields(20_000, 32_000, 0, 0, 2, false), "two of the lowest priority: a share is 16 GB");
+    assertFalse(EqualShare.yields(20_000, 32_000, 10, 0, 2, false), "a job above the lowest priority never yields");
+    assertFalse(EqualShare.yields(16_000, 32_000, 0, 0, 2, false));
   }
 
   @Test
-  void aJobOfTheLowestPriorityYieldsWhatItHoldsWhileAJobOfAHigherPriorityRuns() {
-    assertTrue(EqualShare.yields(1_000, 32_000, 0, 0, 1, 2), "alone at the lowest, another above it");
-    assertTrue(EqualShare.yields(1_000, 32_000, 0, 0, 2, 3), "within its share at the lowest, a job above");
-    assertFalse(EqualShare.yields(0, 32_000, 0, 0, 1, 2), "it holds nothing");
-    assertFalse(EqualShare.yields(1_000, 32_000, 5, 0, 1, 2), "it is the one above");
+  void aJobOfTheLowestPriorityYieldsWhatItHoldsWhileAJobOfAHigherPriorityAsksForMaps() {
+    assertTrue(EqualShare.yields(1_000, 32_000, 0, 0, 1, true), "alone at the lowest, a job above asks for maps");
+    assertTrue(EqualShare.yields(1_000, 32_000, 0, 0, 2, true), "within its share at the lowest, a job above asks");
+    assertFalse(EqualShare.yields(1_000, 32_000, 0, 0, 1, false), "the job above asks for no maps");
+    assertFalse(EqualShare.yields(0, 32_000, 0, 0, 1, true), "it holds nothing");
+    assertFalse(EqualShare.yields(1_000, 32_000, 5, 0, 1, true), "it is above the lowest");
   }
 
   @Test
@@ -49,14 +50,13 @@ class EqualShareTest {
       int lowest = rnd.nextInt(0, 3);
       int priority = lowest + (rnd.nextInt(3) == 0 ? rnd.nextInt(1, 3) : 0);
       int atLowest = rnd.nextInt(1, 6);
-      int jobs = atLowest + (rnd.nextBoolean() ? 0 : rnd.nextInt(1, 6));
-      boolean higherRuns = jobs > atLowest;
+      boolean higherWantsMaps = rnd.nextBoolean();
       boolean overShare = held > 0 && atLowest > 1
           && BigInteger.valueOf(held).multiply(BigInteger.valueOf(atLowest)).compareTo(BigInteger.valueOf(total)) > 0;
-      boolean oracle = priority == lowest && (held > 0 && higherRuns || overShare);
-      assertEquals(oracle, EqualShare.yields(held, total, priority, lowest, atLowest, jobs),
-          held + " of " + total + ", priority " + priority + " (lowest " + lowest + "), " + atLowest + " at the lowest of "
-              + jobs);
+      boolean oracle = priority == lowest && (held > 0 && higherWantsMaps || overShare);
+      assertEquals(oracle, EqualShare.yields(held, total, priority, lowest, atLowest, higherWantsMaps),
+          held + " of " + total + ", priority " + priority + " (lowest " + lowest + "), " + atLowest + " at the lowest, "
+              + (higherWantsMaps ? "a higher job asks for maps" : "none higher asks for maps"));
     }
   }
 
