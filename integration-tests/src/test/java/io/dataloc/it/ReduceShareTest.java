@@ -237,10 +237,7 @@ class ReduceShareTest {
 
   @Test
   void aPriorityChangeMovesTheCapAtOnce() throws Exception {
-    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent",
-        "0.5", "yarn.scheduler.dataloc.reduce.max-share", "0.5",
-        YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, "10"), Scenarios.twoRacks(4), 4096,
-        dir.resolve("priority"))) {
+    try (MiniMr c = withPriorities("0.5", "priority")) {
       MockAM big = fill(c);
       RMApp other = c.submit("bob", null);
       assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
@@ -259,10 +256,7 @@ class ReduceShareTest {
 
   @Test
   void aJobOfHigherPriorityGetsAFreedSlotForItsMapAheadOfALowerOnesReduces() throws Exception {
-    try (MiniMr c = MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent",
-        "0.5", "yarn.scheduler.dataloc.reduce.max-share", "1",
-        YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, "10"), Scenarios.twoRacks(4), 4096,
-        dir.resolve("higher"))) {
+    try (MiniMr c = withPriorities("1", "higher")) {
       MockAM big = fill(c);
       List<List<String>> splits = List.of(List.of("h3"));
       RMApp small = c.submit("bob", splits);
@@ -280,6 +274,13 @@ class ReduceShareTest {
       assertEquals(0, got.size(), "the lower priority's reduce waited");
       assertEquals("h3", job.ranOn[0], "the higher priority's map ran on its data");
     }
+  }
+
+  /** The cluster of {@link #cluster}, under fair ordering, with application priorities up to 10. */
+  private MiniMr withPriorities(String maxShare, String name) throws Exception {
+    return MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent", "0.5",
+        "yarn.scheduler.dataloc.reduce.max-share", maxShare, YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY,
+        "10"), Scenarios.twoRacks(4), 4096, dir.resolve(name));
   }
 
   private static void changePriority(MiniMr c, ApplicationId id, int priority) throws Exception {
