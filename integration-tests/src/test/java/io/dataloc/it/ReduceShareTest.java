@@ -164,9 +164,15 @@ class ReduceShareTest {
   }
 
   private MiniMr cluster(String ordering, String maxShare) throws Exception {
-    return MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.job-ordering", ordering,
-        "yarn.scheduler.dataloc.maximum-am-resource-percent", "0.5", "yarn.scheduler.dataloc.reduce.max-share",
-        maxShare), Scenarios.twoRacks(4), 4096, dir.resolve(ordering + "-" + maxShare));
+    return start(ordering + "-" + maxShare, Map.of("yarn.scheduler.dataloc.job-ordering", ordering,
+        "yarn.scheduler.dataloc.reduce.max-share", maxShare));
+  }
+
+  /** Four 4-GB nodes on two racks, AMs up to half the cluster, and {@code settings}. */
+  private MiniMr start(String name, Map<String, String> settings) throws Exception {
+    Map<String, String> all = new java.util.HashMap<>(settings);
+    all.put("yarn.scheduler.dataloc.maximum-am-resource-percent", "0.5");
+    return MiniMr.start(LocalityScheduler.class, all, Scenarios.twoRacks(4), 4096, dir.resolve(name));
   }
 
   private final List<Container> reduces = new ArrayList<>();
@@ -276,11 +282,10 @@ class ReduceShareTest {
     }
   }
 
-  /** The cluster of {@link #cluster}, under fair ordering, with application priorities up to 10. */
+  /** The cluster of {@link #start}, under the default ordering, with application priorities up to 10. */
   private MiniMr withPriorities(String maxShare, String name) throws Exception {
-    return MiniMr.start(LocalityScheduler.class, Map.of("yarn.scheduler.dataloc.maximum-am-resource-percent", "0.5",
-        "yarn.scheduler.dataloc.reduce.max-share", maxShare, YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY,
-        "10"), Scenarios.twoRacks(4), 4096, dir.resolve(name));
+    return start(name, Map.of("yarn.scheduler.dataloc.reduce.max-share", maxShare,
+        YarnConfiguration.MAX_CLUSTER_LEVEL_APPLICATION_PRIORITY, "10"));
   }
 
   private static void changePriority(MiniMr c, ApplicationId id, int priority) throws Exception {
@@ -298,9 +303,8 @@ class ReduceShareTest {
   @ValueSource(strings = {"MAPREDUCE", "TEZ"})
   void aRecoveredJobPastItsMapsIsCappedIfMapReduce(String type) throws Exception {
     boolean capped = type.equals("MAPREDUCE");
-    MiniMr c = MiniMr.start(LocalityScheduler.class, MiniMr.workPreserving(Map.of(
-        "yarn.scheduler.dataloc.maximum-am-resource-percent", "0.5", "yarn.scheduler.dataloc.reduce.max-share",
-        "0.5")), Scenarios.twoRacks(4), 4096, dir.resolve("recovered-" + type));
+    MiniMr c = start("recovered-" + type, MiniMr.workPreserving(Map.of("yarn.scheduler.dataloc.reduce.max-share",
+        "0.5")));
     try {
       appType = type;
       MockAM big = fill(c); // its map ended before the restart

@@ -9,14 +9,14 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicat
  * What the share rules weigh a job against ({@link io.dataloc.core.jobs.EqualShare}, {@link
  * io.dataloc.core.jobs.LastPhaseCap}): how many applications run, the lowest application priority
  * among them and how many run at it, the highest priority of those asking for maps, and the served
- * cluster's memory. Counted at the first need in
- * a second, and again when the number of applications or a priority changes: a walk over every
- * application, at most once a second between arrivals and priority changes. Under the scheduler's
- * monitor.
+ * cluster's memory. Counted at the first need in a second, and again when the number of
+ * applications or a priority changes: a walk over every application (and its request keys), at
+ * most once a second between arrivals and priority changes. Under the scheduler's monitor.
  */
 final class ApplicationShares {
   private final SchedulerContext ctx;
   private final ClusterRoom room;
+  private final Containers containers;
   private final Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications;
   private long countedAt = Long.MIN_VALUE;
   private int running;
@@ -25,10 +25,11 @@ final class ApplicationShares {
   private int highestAskingMaps;
   private long servedMemory;
 
-  ApplicationShares(SchedulerContext ctx, ClusterRoom room,
+  ApplicationShares(SchedulerContext ctx, ClusterRoom room, Containers containers,
       Supplier<Map<ApplicationId, SchedulerApplication<DatalocAppAttempt>>> applications) {
     this.ctx = ctx;
     this.room = room;
+    this.containers = containers;
     this.applications = applications;
   }
 
@@ -52,7 +53,8 @@ final class ApplicationShares {
     for (Map.Entry<ApplicationId, SchedulerApplication<DatalocAppAttempt>> e : applications.get().entrySet()) {
       ApplicationId id = e.getKey();
       int p = ctx.applicationPriority(id);
-      if (p > highestAskingMaps && asksForMaps(e.getValue().getCurrentAppAttempt())) {
+      DatalocAppAttempt attempt = e.getValue().getCurrentAppAttempt();
+      if (p > highestAskingMaps && attempt != null && containers.asksForMaps(attempt)) {
         highestAskingMaps = p;
       }
       if (p < lowestPriority) {
@@ -72,20 +74,6 @@ final class ApplicationShares {
 
   int lowestPriority() {
     return lowestPriority;
-  }
-
-  /** Whether the attempt asks for map containers now. */
-  private boolean asksForMaps(DatalocAppAttempt attempt) {
-    if (attempt == null) {
-      return false;
-    }
-    for (org.apache.hadoop.yarn.server.scheduler.SchedulerRequestKey key : attempt.getSchedulerKeys()) {
-      if (ctx.settings().isMapKey(key)
-          && attempt.getOutstandingAsksCount(key, org.apache.hadoop.yarn.api.records.ResourceRequest.ANY) > 0) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The highest priority of the applications that ask for maps ({@link Integer#MIN_VALUE}: none). */

@@ -50,6 +50,11 @@ final class Containers {
     return null;
   }
 
+  /** Whether the attempt asks for maps now. */
+  boolean asksForMaps(DatalocAppAttempt attempt) {
+    return mapsWanted(attempt, mapKey(attempt)) > 0;
+  }
+
   /** How many maps the attempt asks for now (0 without a map key). */
   int mapsWanted(DatalocAppAttempt attempt, SchedulerRequestKey key) {
     return key == null ? 0 : attempt.getOutstandingAsksCount(key, ResourceRequest.ANY);

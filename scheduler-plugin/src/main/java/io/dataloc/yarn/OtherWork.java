@@ -90,7 +90,7 @@ final class OtherWork {
     this.sites = new AmSites(ctx);
     this.amRoom = amRoom;
     this.admissions = new AmAdmissions(ctx, room, applications);
-    this.shares = new ApplicationShares(ctx, room, applications);
+    this.shares = new ApplicationShares(ctx, room, containers, applications);
     this.ctx = ctx;
     this.room = room;
     this.containers = containers;
@@ -233,7 +233,7 @@ final class OtherWork {
     // A job the engine plans (or will once its plan comes) waits in the first pass while it asks
     // for maps: its maps, early ones included, come after every AM, and its reduces after its maps.
     if (first && exceptMaps && (inEngine || a != null && a.waiting())
-        && containers.mapsWanted(attempt, containers.mapKey(attempt)) > 0) {
+        && containers.asksForMaps(attempt)) {
       return Served.AFTER_MAPS;
     }
     boolean work = false;
@@ -257,7 +257,7 @@ final class OtherWork {
           && a.ranMaps();
       if (lastPhase && capped(attempt)) {
         ctx.metrics().reducesCapped.incr();
-        if (containers.mapsWanted(attempt, containers.mapKey(attempt)) == 0) {
+        if (!containers.asksForMaps(attempt)) {
           // Its wait report says why its reduces wait; while it asks for maps, it says why they do.
           a.waits.refused(ctx.nowMillis(), node.getNodeName(), WaitLog.Cause.LAST_PHASE_CAPPED, -1, null);
         }
@@ -283,7 +283,7 @@ final class OtherWork {
           }
         } else {
           placedOther(type);
-          if (lastPhase && containers.mapsWanted(attempt, containers.mapKey(attempt)) == 0) {
+          if (lastPhase && !containers.asksForMaps(attempt)) {
             a.waits.served(ctx.nowMillis()); // a reduce's wait ends; a map's wait ends only with a map
           }
         }
