@@ -45,13 +45,21 @@ public final class ClusterModel {
    *     cpuSpread, 1 + cpuSpread]} ({@link ClusterModel#cpuFactor}), as map times vary on a real
    *     cluster (0.2); 0: every map of a job processes its bytes at {@code mapCpuRate}, and a large
    *     job's maps on their data start and end in waves
+   * @param shuffleCopies a reduce fetches from at most this many hosts at once, one flow each
+   *     ({@code mapreduce.reduce.shuffle.parallelcopies}'s default, 5), the next host as one ends
    */
   public record Constants(long blockBytes, double nicRate, int oversubscription, double diskRate,
       double mapCpuRate, double reduceCpuRate, double writeRate, double amStartSeconds, double taskStartSeconds,
-      long bytesPerReduce, double slowStart, int nodeMb, int traceNodes, double sharedCores, double cpuSpread) {
+      long bytesPerReduce, double slowStart, int nodeMb, int traceNodes, double sharedCores, double cpuSpread,
+      int shuffleCopies) {
     public static Constants defaults() {
       return new Constants(128L << 20, 125e6, 4, 100e6, 50e6, 50e6, 100e6, 2, 1, 1L << 30, 0.05, 8192,
-          3000, 0, 0.2);
+          3000, 0, 0.2, 5);
+    }
+
+    /** These constants with each reduce fetching from at most {@code copies} hosts at once ({@code shuffleCopies}). */
+    public Constants withShuffleCopies(int copies) {
+      return toBuilder().shuffleCopies(copies).build();
     }
 
     /** These constants with another network: each host's NIC and the rack uplinks' oversubscription. */
@@ -91,6 +99,7 @@ public final class ClusterModel {
       private int traceNodes;
       private double sharedCores;
       private double cpuSpread;
+      private int shuffleCopies;
 
       private Builder(Constants c) {
         blockBytes = c.blockBytes;
@@ -108,6 +117,7 @@ public final class ClusterModel {
         traceNodes = c.traceNodes;
         sharedCores = c.sharedCores;
         cpuSpread = c.cpuSpread;
+        shuffleCopies = c.shuffleCopies;
       }
 
       public Builder blockBytes(long v) {
@@ -185,10 +195,15 @@ public final class ClusterModel {
         return this;
       }
 
+      public Builder shuffleCopies(int v) {
+        shuffleCopies = v;
+        return this;
+      }
+
       public Constants build() {
         return new Constants(blockBytes, nicRate, oversubscription, diskRate, mapCpuRate, reduceCpuRate,
             writeRate, amStartSeconds, taskStartSeconds, bytesPerReduce, slowStart, nodeMb, traceNodes,
-            sharedCores, cpuSpread);
+            sharedCores, cpuSpread, shuffleCopies);
       }
     }
   }

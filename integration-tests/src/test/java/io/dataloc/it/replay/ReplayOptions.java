@@ -21,8 +21,8 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
   public static ReplayOptions parse(String[] args) {
     Map<String, String> m = new HashMap<>();
     Set<String> known = Set.of("trace", "hours", "nodes", "racks", "schedulers", "seed", "out", "am-percent",
-        "drain-hours", "quantum", "nic-mbit", "oversubscription", "trace-nodes", "cpu-spread", "dataloc", "capacity",
-        "follow");
+        "drain-hours", "quantum", "nic-mbit", "oversubscription", "trace-nodes", "cpu-spread", "shuffle-copies", "dataloc",
+        "capacity", "follow");
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (!a.startsWith("--") || !known.contains(a.substring(2))) {
@@ -60,7 +60,9 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
     int traceNodes = intIn("trace-nodes", m.getOrDefault("trace-nodes", "3000"), 1, 1_000_000);
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
     double cpuSpread = doubleIn("cpu-spread", m.getOrDefault("cpu-spread", String.valueOf(d.cpuSpread())), 0, 0.9);
-    ClusterModel.Constants k = d.withNetwork(nic, over).withTraceNodes(traceNodes).withCpuSpread(cpuSpread);
+    int copies = intIn("shuffle-copies", m.getOrDefault("shuffle-copies", String.valueOf(d.shuffleCopies())), 1, 1000);
+    ClusterModel.Constants k = d.withNetwork(nic, over).withTraceNodes(traceNodes).withCpuSpread(cpuSpread)
+        .withShuffleCopies(copies);
     return new ReplayOptions(trace, from, to, nodes, racks, schedulers, seed,
         Path.of(m.getOrDefault("out", "target/replay")), am, drain, quantum, k, datalocSettings(m.getOrDefault("dataloc", "")),
         capacitySettings(m.getOrDefault("capacity", "")), follow(m.getOrDefault("follow", "")));

@@ -100,9 +100,10 @@ public final class ReplayReport {
     ClusterModel.Constants k = o.constants();
     sb.append(String.format(Locale.ROOT, "%nCommand: bin/dataloc-replay --trace %s --hours %d-%d --nodes %d --racks %d"
         + " --schedulers %s --seed %d --am-percent %s --nic-mbit %.0f --oversubscription %d --trace-nodes %d"
-        + " --cpu-spread %s%n",
+        + " --cpu-spread %s --shuffle-copies %d%n",
         o.trace().getFileName(), o.fromHour(), o.toHour(), o.nodes(), o.racks(), String.join(",", o.schedulers()),
-        o.seed(), o.amPercent(), k.nicRate() * 8 / 1e6, k.oversubscription(), k.traceNodes(), k.cpuSpread()));
+        o.seed(), o.amPercent(), k.nicRate() * 8 / 1e6, k.oversubscription(), k.traceNodes(), k.cpuSpread(),
+        k.shuffleCopies()));
     option(sb, "dataloc", o.dataloc());
     option(sb, "capacity", o.capacity());
     return sb.toString();

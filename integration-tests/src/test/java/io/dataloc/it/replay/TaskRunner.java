@@ -1,10 +1,13 @@
 package io.dataloc.it.replay;
 
+import java.util.AbstractMap;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.TreeMap;
 import java.util.function.DoubleConsumer;
 
 /**
@@ -17,9 +20,11 @@ import java.util.function.DoubleConsumer;
  * first), as one flow sharing links with every other and never faster than the disk it reads; it processes the bytes
  * ({@code mapCpuRate}); it writes its output locally ({@code writeRate}). A reduce: its JVM starts;
  * it waits until the job's last map is done; it fetches its share of every map's output, from
- * each host that ran maps (its own host's share from disk, the rest as one flow per host); it
- * processes ({@code reduceCpuRate}) and writes ({@code writeRate}). Fetching as maps end, as the
- * MapReduce shuffle does, is not modelled: the whole shuffle follows the last map.
+ * each host that ran maps: its own host's share from disk, the rest as one flow per host, from at
+ * most {@code shuffleCopies} hosts at once (the next as one ends, the hosts in name order from a
+ * place that moves on by one with each reduce, so the reduces of a job do not all start at one
+ * host); it processes ({@code reduceCpuRate}) and writes ({@code writeRate}). Fetching as maps end,
+ * as the MapReduce shuffle does, is not modelled: the whole shuffle follows the last map.
  */
 public final class TaskRunner {
   /** A task ended at {@code at} on {@code host}. */
@@ -45,6 +50,8 @@ public final class TaskRunner {
     final Object key;
     final String host;
     int flowsLeft;
+    /** A reduce's fetches not yet begun: each a source host and its bytes. */
+    final ArrayDeque<Map.Entry<String, Double>> fetches = new ArrayDeque<>();
     boolean shuffling;
     boolean cancelled;
 
@@ -106,8 +113,14 @@ public final class TaskRunner {
 
   /** Task {@code t} reads or fetches over flow {@code f}: its CPU and writes follow its last flow. */
   private void read(Task t, FlowNetwork.Flow f) {
+    read(t, f, () -> {});
+  }
+
+  /** As {@link #read(Task, FlowNetwork.Flow)}; {@code next} runs first when the flow ends (it may begin another). */
+  private void read(Task t, FlowNetwork.Flow f, Runnable next) {
     t.flowsLeft++;
     whenDone.put(f, endedAt -> {
+      next.run();
       if (--t.flowsLeft == 0) {
         at(endedAt + pending.remove(t), t, () -> end(t));
       }
@@ -193,18 +206,38 @@ public final class TaskRunner {
     long bytes = shuffles.remove(t);
     int total = maps.values().stream().mapToInt(Integer::intValue).sum();
     double local = 0;
-    for (Map.Entry<String, Integer> e : maps.entrySet()) {
+    List<Map.Entry<String, Double>> remote = new ArrayList<>();
+    for (Map.Entry<String, Integer> e : new TreeMap<>(maps).entrySet()) {
       double share = (double) bytes * e.getValue() / total;
       if (e.getKey().equals(t.host)) {
         local += share;
       } else if (share > 0) {
-        read(t, net.start(model.path(e.getKey(), t.host), share, model.k.diskRate()));
+        remote.add(new AbstractMap.SimpleImmutableEntry<>(e.getKey(), share));
       }
+    }
+    if (!remote.isEmpty()) {
+      int from = (int) (reducesShuffled++ % remote.size());
+      t.fetches.addAll(remote.subList(from, remote.size()));
+      t.fetches.addAll(remote.subList(0, from));
+    }
+    for (int i = 0; i < model.k.shuffleCopies() && !t.fetches.isEmpty(); i++) {
+      fetchNext(t);
     }
     if (t.flowsLeft == 0) {
       at(net.now() + local / model.k.diskRate() + pending.remove(t), t, () -> end(t));
     } else {
       pending.merge(t, local / model.k.diskRate(), Double::sum);
+    }
+  }
+
+  /** Reduces whose shuffle has begun, to move each one's first source host on. */
+  private long reducesShuffled;
+
+  /** Begins reduce {@code t}'s next fetch, if it has one left; the one after follows its end. */
+  private void fetchNext(Task t) {
+    Map.Entry<String, Double> next = t.fetches.poll();
+    if (next != null) {
+      read(t, net.start(model.path(next.getKey(), t.host), next.getValue(), model.k.diskRate()), () -> fetchNext(t));
     }
   }
 

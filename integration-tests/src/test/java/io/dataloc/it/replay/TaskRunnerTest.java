@@ -56,6 +56,25 @@ class TaskRunnerTest {
   }
 
   @Test
+  void aReduceFetchesFromAtMostShuffleCopiesHostsAtOnce() {
+    // One rack: a reduce on h1 fetches 100 MB from each of h2, h3, h4 into h1's NIC (125 MB/s),
+    // each flow at most a disk's 100 MB/s; then 6 s of CPU for the 300 MB.
+    Map<Integer, Double> end = new java.util.TreeMap<>();
+    for (int copies : new int[] {1, 2, 3, 5}) {
+      ClusterModel one = new ClusterModel(4, 1, 1, ClusterModel.Constants.defaults().withShuffleCopies(copies));
+      TaskRunner r = new TaskRunner(one, new FlowNetwork(one.linkCapacities()));
+      r.startReduce("r", "job", "h1", 300_000_000, 0, 0);
+      r.advanceTo(5);
+      r.mapsDone("job", Map.of("h2", 1, "h3", 1, "h4", 1));
+      end.put(copies, r.advanceTo(30).get(0).at());
+    }
+    assertEquals(5 + 3 * 1.0 + 6, end.get(1), 1e-9, "one host at a time, each at the disk's rate");
+    assertEquals(5 + 1.6 + 1.0 + 6, end.get(2), 1e-9, "two sharing the NIC (62.5 MB/s each), then the third alone");
+    assertEquals(5 + 2.4 + 6, end.get(3), 1e-9, "three sharing the NIC, 41.7 MB/s each");
+    assertEquals(end.get(3), end.get(5), 1e-9, "more copies than hosts: one flow per host");
+  }
+
+  @Test
   void onSharedCoresJvmStartsShareThemAtMostOneCoreEach() {
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
     // Two cores for the whole cluster; an AM start is 6 core-seconds, a task start 3.
