@@ -39,7 +39,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * fifo} the earlier job's reduces take both, as the FIFO scheduler's would. And a job over {@code
  * reduce.max-share} while another runs takes no freed slot for its reduces even when nobody else
  * wants it ({@code LastPhaseCap}), and takes one again once it runs alone; its wait report says
- * why; its AM does not count, and an application that runs no maps is not capped. A priority
+ * why (while it still asks for a map, why the map waits; a map's container ends the wait); its AM
+ * does not count, and an application that runs no maps is not capped. A priority
  * change moves the cap at once, and a MapReduce job recovered after a restart, its maps ended
  * before it, is capped (an application of another type is not). A job of a higher priority gets a
  * freed slot for its map ahead of a lower one's reduces.
@@ -279,6 +280,41 @@ class ReduceShareTest {
       job.heartbeat();
       assertEquals(0, got.size(), "the lower priority's reduce waited");
       assertEquals("h3", job.ranOn[0], "the higher priority's map ran on its data");
+    }
+  }
+
+  /**
+   * While the capped job still asks for a map, its wait report says why the map waits, not that its
+   * reduces are capped: a map strictly for h1 (full), a slot freed on h4, which the map cannot take
+   * and the cap keeps from its reduces. The map, once it runs, ends the job's wait.
+   */
+  @Test
+  void whileTheCappedJobAsksForAMapItsWaitReportDoesNotBlameTheCap() throws Exception {
+    try (MiniMr c = cluster("fair", "0.5")) {
+      MockAM big = fill(c);
+      RMApp other = c.submit("bob", null);
+      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
+      c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId()).registerAppAttempt();
+      Resource one = Resource.newInstance(1024, 1);
+      Priority map = Priority.newInstance(MrJob.MAP_PRIORITY);
+      ResourceRequest rack = ResourceRequest.newInstance(map, c.rackOf.get("h1"), one, 1);
+      rack.setRelaxLocality(false);
+      ResourceRequest any = ResourceRequest.newInstance(map, ResourceRequest.ANY, one, 1);
+      any.setRelaxLocality(false);
+      big.allocate(List.of(ResourceRequest.newInstance(map, "h1", one, 1), rack, any), List.of());
+      assertEquals(0, freeOneOn(c, big, "h4").size(), "the map may run only on h1; the cap holds the reduces");
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      assertTrue(s.datalocMetrics().reducesCapped() > 0, "the cap passed h4 over");
+      WaitReport why = s.waitReports().of(big.getApplicationAttemptId().getApplicationId());
+      assertTrue(why.latestRefusals().stream().noneMatch(e -> e.cause() == WaitLog.Cause.LAST_PHASE_CAPPED
+          && e.node().equals("h4")), why.summary()); // (h3's, before it asked for the map, stays)
+      Thread.sleep(10);
+      assertTrue((Long) why.asMap().get("waitingMs") > 0, "it waits");
+      // The map, served from its asks (strict locality takes a job out of the engine), ends the wait.
+      List<Container> got = freeOneOn(c, big, "h1");
+      assertEquals(List.of(MrJob.MAP_PRIORITY), got.stream().map(x -> x.getPriority().getPriority()).toList());
+      assertEquals(0L, s.waitReports().of(big.getApplicationAttemptId().getApplicationId()).asMap().get("waitingMs"),
+          "a map's container ends the wait");
     }
   }
 
