@@ -40,8 +40,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * reduce.max-share} while another runs takes no freed slot for its reduces even when nobody else
  * wants it ({@code LastPhaseCap}), and takes one again once it runs alone; its wait report says
  * why (while it still asks for a map, why the map waits; a map's container ends the wait); its AM
- * does not count, and an application that runs no maps is not capped. A priority
- * change moves the cap at once, and a MapReduce job recovered after a restart, its maps ended
+ * does not count, and an application that runs no maps is not capped. A priority change, an
+ * arrival or a departure moves the cap at once, and a MapReduce job recovered after a restart, its maps ended
  * before it, is capped (an application of another type is not). A job of a higher priority gets a
  * freed slot for its map ahead of a lower one's reduces.
  */
@@ -258,6 +258,36 @@ class ReduceShareTest {
       changePriority(c, other.getApplicationId(), 10);
       assertEquals(0, freeOneOn(c, big, "h4").size(),
           "the other raised above it: now of the lowest priority, it is capped at once");
+    }
+  }
+
+  /**
+   * One application arriving and another leaving within a second, their number unchanged, move the
+   * cap at once: the big job, alone at the lowest priority beside one above it, is capped; then a
+   * job of a lower priority arrives and the higher one leaves, and the big job, no longer of the
+   * lowest priority, takes the next freed slot for a reduce (ahead of the newcomer's AM: priority
+   * orders the walk).
+   */
+  @Test
+  void anArrivalAndADepartureInOneSecondMoveTheCapAtOnce() throws Exception {
+    try (MiniMr c = withPriorities("0.5", "arrival")) {
+      MockAM big = fill(c);
+      RMApp other = c.submit("bob", null);
+      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
+      MockAM otherAm = c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId());
+      otherAm.registerAppAttempt();
+      org.apache.hadoop.yarn.util.ControlledClock clock = new org.apache.hadoop.yarn.util.ControlledClock();
+      clock.setTime(System.currentTimeMillis());
+      ((LocalityScheduler) c.rm.getResourceScheduler()).setClock(clock);
+      changePriority(c, big.getApplicationAttemptId().getApplicationId(), 5);
+      changePriority(c, other.getApplicationId(), 10);
+      assertEquals(0, freeOneOn(c, big, "h4").size(), "of the lowest priority while another runs: capped");
+      // No heartbeat meanwhile (a kill ends the other's AM without one): nothing counts again on the way.
+      c.submit("carol", null); // priority 0
+      c.rm.killApp(other.getApplicationId());
+      c.rm.waitForState(other.getApplicationId(), org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState.KILLED);
+      c.rm.drainEvents();
+      assertEquals(1, freeOneOn(c, big, "h1").size(), "above the lowest priority now: not capped");
     }
   }
 

@@ -107,6 +107,7 @@ final class AppLifecycle {
     SchedulerApplication<DatalocAppAttempt> app = UnmanagedAms.application(queue, user,
         priority == null ? Priority.newInstance(0) : priority, unmanaged);
     applications.put(id, app);
+    otherWork.applicationsChanged();
     UnmanagedAms.submitApp(metrics, user, unmanaged);
     DatalocApp a = ctx.apps().add(id, user);
     if (recovering) {
@@ -157,6 +158,7 @@ final class AppLifecycle {
     users.deactivateApplication(app.getUser(), id);
     app.stop(state);
     applications.remove(id);
+    otherWork.applicationsChanged();
   }
 
   void attemptRemoved(ApplicationAttemptId attemptId, RMAppAttemptState state, boolean keep) {

@@ -9,9 +9,9 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.SchedulerApplicat
  * What the share rules weigh a job against ({@link io.dataloc.core.jobs.EqualShare}, {@link
  * io.dataloc.core.jobs.LastPhaseCap}): how many applications run, the lowest application priority
  * among them and how many run at it, the highest priority of those asking for maps, and the served
- * cluster's memory. Counted at the first need in a second, and again when the number of
- * applications or a priority changes: a walk over every application (and its request keys), at
- * most once a second between arrivals and priority changes. Under the scheduler's monitor.
+ * cluster's memory. Counted at the first need in a second, and again after an application arrives
+ * or leaves or a priority changes ({@link #stale}): a walk over every application (and its request
+ * keys), at most once a second between such changes. Under the scheduler's monitor.
  */
 final class ApplicationShares {
   private final SchedulerContext ctx;
@@ -33,20 +33,19 @@ final class ApplicationShares {
     this.applications = applications;
   }
 
-  /** Counts again at the next {@link #refresh} (an application's priority changed). */
+  /** Counts again at the next {@link #refresh} (an application arrived or left, or its priority changed). */
   void stale() {
     countedAt = Long.MIN_VALUE;
   }
 
-  /** Counts again if a second has passed, the number of applications changed, or {@link #stale} was called. */
+  /** Counts again if a second has passed or {@link #stale} was called. */
   void refresh() {
     long now = ctx.nowMillis();
-    int apps = applications.get().size();
-    if (countedAt != Long.MIN_VALUE && now - countedAt < 1000 && apps == running) {
+    if (countedAt != Long.MIN_VALUE && now - countedAt < 1000) {
       return;
     }
     countedAt = now;
-    running = apps;
+    running = applications.get().size();
     lowestPriority = Integer.MAX_VALUE;
     atLowest = 0;
     highestAskingMaps = Integer.MIN_VALUE;

@@ -48,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * recovered after a restart), of that priority, that holds more than {@code reduce.max-share} of
  * the cluster while other applications are in the scheduler takes nothing for its requests at
  * {@code reduce-priority}, in either pass ({@link LastPhaseCap}); the counts both rules weigh are
- * taken again after a priority change ({@link #priorityChanged}).
+ * taken again after a priority change ({@link #applicationsChanged}).
  * Under the scheduler's monitor; an application is taken out before its priority changes and put
  * back after.
  */
@@ -113,8 +113,11 @@ final class OtherWork {
     walk.add(id);
   }
 
-  /** An application's priority changed: the share rules count the priorities again at their next need. */
-  void priorityChanged() {
+  /**
+   * An application arrived or left, or its priority changed: the share rules count the applications
+   * and their priorities again at their next need.
+   */
+  void applicationsChanged() {
     shares.stale();
   }
 

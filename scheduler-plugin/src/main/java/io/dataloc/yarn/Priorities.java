@@ -132,7 +132,7 @@ final class Priorities {
           if (walked) {
             otherWork.add(applicationId);
           }
-          otherWork.priorityChanged();
+          otherWork.applicationsChanged();
           DatalocApp a = ctx.apps().get(applicationId);
           if (a != null) {
             ctx.engine().setPriority(a.jobId, p.getPriority());
