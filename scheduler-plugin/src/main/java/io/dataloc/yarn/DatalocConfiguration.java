@@ -165,14 +165,24 @@ public final class DatalocConfiguration {
     long amPermille = rate(conf, DatalocKeys.AM_RESOURCE_PERCENT);
     String aclSubmit = acl(conf, DatalocKeys.ACL_SUBMIT);
     String aclAdminister = acl(conf, DatalocKeys.ACL_ADMINISTER);
-    return new Settings(assigner, fallback, policy, ordering, CostModel.of(local, rack, remote, congestion, linkCongestion), alpha, beta,
-        gamma, learn, budget, maxTasks, sources, hintEnv, readTimeout, mapPriority, nodeDelay, rackDelay, seed, bounds,
-        amPermille, aclSubmit, aclAdminister, (int) range(conf, DatalocKeys.STARVATION, 0, 1_000_000),
-        range(conf, DatalocKeys.RECOVERY, 0, 86_400_000), (int) range(conf, DatalocKeys.COST_LEARN_SAMPLES, 0, 1_000_000),
-        dominant(conf), PriorityAcl.check(get(conf, DatalocKeys.ACL_MAX_PRIORITY)),
-        range(conf, DatalocKeys.AM_PLACEMENT_WAIT, 0, 600_000), amAdmission, range(conf, DatalocKeys.CS_MAX_WAIT, 0, 600_000), queues(conf),
-        (int) range(conf, DatalocKeys.HEARTBEAT_MAX_CONTAINERS, 0, Heartbeat.MAX_CONTAINERS),
-        rate(conf, DatalocKeys.REDUCE_MAX_SHARE), (int) range(conf, DatalocKeys.REDUCE_PRIORITY, 0, 1000));
+    return Settings.builder().assigner(assigner).fallbackAssigner(fallback).policy(policy).ordering(ordering)
+        .cost(CostModel.of(local, rack, remote, congestion, linkCongestion)).alpha(alpha).beta(beta).gamma(gamma)
+        .learnSamples(learn).planBudgetMs(budget).planMaxTasks(maxTasks).sources(sources).hintEnv(hintEnv)
+        .readTimeoutMs(readTimeout).mapPriority(mapPriority).nodeDelay(nodeDelay).rackDelay(rackDelay).seed(seed)
+        .bounds(bounds).amResourcePermille(amPermille).aclSubmit(aclSubmit).aclAdminister(aclAdminister)
+        .starvationRounds((int) range(conf, DatalocKeys.STARVATION, 0, 1_000_000))
+        .recoveryMs(range(conf, DatalocKeys.RECOVERY, 0, 86_400_000))
+        .costLearnSamples((int) range(conf, DatalocKeys.COST_LEARN_SAMPLES, 0, 1_000_000))
+        .dominantResources(dominant(conf))
+        .aclMaxPriority(PriorityAcl.check(get(conf, DatalocKeys.ACL_MAX_PRIORITY)))
+        .amPlacementWaitMs(range(conf, DatalocKeys.AM_PLACEMENT_WAIT, 0, 600_000))
+        .amAdmission(amAdmission)
+        .csMaxWaitMs(range(conf, DatalocKeys.CS_MAX_WAIT, 0, 600_000))
+        .csQueues(queues(conf))
+        .heartbeatMaxContainers((int) range(conf, DatalocKeys.HEARTBEAT_MAX_CONTAINERS, 0, Heartbeat.MAX_CONTAINERS))
+        .reduceMaxSharePermille(rate(conf, DatalocKeys.REDUCE_MAX_SHARE))
+        .reducePriority((int) range(conf, DatalocKeys.REDUCE_PRIORITY, 0, 1000))
+        .build();
   }
 
   /** {@code cs.queues}: empty for every queue ({@code *}). */

@@ -45,47 +45,46 @@ public final class Settings {
   private final long reduceMaxSharePermille;
   private final int reducePriority;
 
-  public Settings(String assigner, String fallbackAssigner, String policy, String ordering, CostModel cost,
-      long alpha, long beta, long gamma, int learnSamples, long planBudgetMs, int planMaxTasks, Set<String> sources,
-      String hintEnv, long readTimeoutMs, int mapPriority, int nodeDelay, int rackDelay, long seed, PlacementBounds bounds,
-      long amResourcePermille, String aclSubmit, String aclAdminister, int starvationRounds, long recoveryMs,
-      int costLearnSamples, boolean dominantResources, String aclMaxPriority, long amPlacementWaitMs,
-      String amAdmission, long csMaxWaitMs, Set<String> csQueues, int heartbeatMaxContainers,
-      long reduceMaxSharePermille, int reducePriority) {
-    this.assigner = assigner;
-    this.fallbackAssigner = fallbackAssigner;
-    this.policy = policy;
-    this.ordering = ordering;
-    this.cost = cost;
-    this.alpha = alpha;
-    this.beta = beta;
-    this.gamma = gamma;
-    this.learnSamples = learnSamples;
-    this.planBudgetMs = planBudgetMs;
-    this.planMaxTasks = planMaxTasks;
-    this.sources = sources;
-    this.hintEnv = hintEnv;
-    this.readTimeoutMs = readTimeoutMs;
-    this.mapPriority = mapPriority;
-    this.nodeDelay = nodeDelay;
-    this.rackDelay = rackDelay;
-    this.seed = seed;
-    this.bounds = bounds;
-    this.amResourcePermille = amResourcePermille;
-    this.aclSubmit = aclSubmit;
-    this.aclAdminister = aclAdminister;
-    this.starvationRounds = starvationRounds;
-    this.recoveryMs = recoveryMs;
-    this.costLearnSamples = costLearnSamples;
-    this.dominantResources = dominantResources;
-    this.aclMaxPriority = aclMaxPriority;
-    this.amPlacementWaitMs = amPlacementWaitMs;
-    this.amAdmission = amAdmission;
-    this.csMaxWaitMs = csMaxWaitMs;
-    this.csQueues = csQueues;
-    this.heartbeatMaxContainers = heartbeatMaxContainers;
-    this.reduceMaxSharePermille = reduceMaxSharePermille;
-    this.reducePriority = reducePriority;
+  private Settings(Builder b) {
+    this.assigner = Objects.requireNonNull(b.assigner, "assigner");
+    this.fallbackAssigner = Objects.requireNonNull(b.fallbackAssigner, "fallbackAssigner");
+    this.policy = Objects.requireNonNull(b.policy, "policy");
+    this.ordering = Objects.requireNonNull(b.ordering, "ordering");
+    this.cost = Objects.requireNonNull(b.cost, "cost");
+    this.alpha = b.alpha;
+    this.beta = b.beta;
+    this.gamma = b.gamma;
+    this.learnSamples = b.learnSamples;
+    this.planBudgetMs = b.planBudgetMs;
+    this.planMaxTasks = b.planMaxTasks;
+    this.sources = Objects.requireNonNull(b.sources, "sources");
+    this.hintEnv = Objects.requireNonNull(b.hintEnv, "hintEnv");
+    this.readTimeoutMs = b.readTimeoutMs;
+    this.mapPriority = b.mapPriority;
+    this.nodeDelay = b.nodeDelay;
+    this.rackDelay = b.rackDelay;
+    this.seed = b.seed;
+    this.bounds = Objects.requireNonNull(b.bounds, "bounds");
+    this.amResourcePermille = b.amResourcePermille;
+    this.aclSubmit = Objects.requireNonNull(b.aclSubmit, "aclSubmit");
+    this.aclAdminister = Objects.requireNonNull(b.aclAdminister, "aclAdminister");
+    this.starvationRounds = b.starvationRounds;
+    this.recoveryMs = b.recoveryMs;
+    this.costLearnSamples = b.costLearnSamples;
+    this.dominantResources = b.dominantResources;
+    this.aclMaxPriority = Objects.requireNonNull(b.aclMaxPriority, "aclMaxPriority");
+    this.amPlacementWaitMs = b.amPlacementWaitMs;
+    this.amAdmission = Objects.requireNonNull(b.amAdmission, "amAdmission");
+    this.csMaxWaitMs = b.csMaxWaitMs;
+    this.csQueues = Objects.requireNonNull(b.csQueues, "csQueues");
+    this.heartbeatMaxContainers = b.heartbeatMaxContainers;
+    this.reduceMaxSharePermille = b.reduceMaxSharePermille;
+    this.reducePriority = b.reducePriority;
+  }
+
+  /** A builder with nothing set: {@link DatalocConfiguration} sets every value by name. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   public String assigner() {
@@ -329,5 +328,220 @@ public final class Settings {
         + ", heartbeatMaxContainers=" + heartbeatMaxContainers
         + ", reduceMaxSharePermille=" + reduceMaxSharePermille
         + ", reducePriority=" + reducePriority + "]";
+  }
+
+  /** Settings by name; {@link Builder#build} refuses a missing value of an object type. */
+  public static final class Builder {
+    private String assigner;
+    private String fallbackAssigner;
+    private String policy;
+    private String ordering;
+    private CostModel cost;
+    private long alpha;
+    private long beta;
+    private long gamma;
+    private int learnSamples;
+    private long planBudgetMs;
+    private int planMaxTasks;
+    private Set<String> sources;
+    private String hintEnv;
+    private long readTimeoutMs;
+    private int mapPriority;
+    private int nodeDelay;
+    private int rackDelay;
+    private long seed;
+    private PlacementBounds bounds;
+    private long amResourcePermille;
+    private String aclSubmit;
+    private String aclAdminister;
+    private int starvationRounds;
+    private long recoveryMs;
+    private int costLearnSamples;
+    private boolean dominantResources;
+    private String aclMaxPriority;
+    private long amPlacementWaitMs;
+    private String amAdmission;
+    private long csMaxWaitMs;
+    private Set<String> csQueues;
+    private int heartbeatMaxContainers;
+    private long reduceMaxSharePermille;
+    private int reducePriority;
+
+    private Builder() {
+    }
+
+    public Builder assigner(String v) {
+      assigner = v;
+      return this;
+    }
+
+    public Builder fallbackAssigner(String v) {
+      fallbackAssigner = v;
+      return this;
+    }
+
+    public Builder policy(String v) {
+      policy = v;
+      return this;
+    }
+
+    public Builder ordering(String v) {
+      ordering = v;
+      return this;
+    }
+
+    public Builder cost(CostModel v) {
+      cost = v;
+      return this;
+    }
+
+    public Builder alpha(long v) {
+      alpha = v;
+      return this;
+    }
+
+    public Builder beta(long v) {
+      beta = v;
+      return this;
+    }
+
+    public Builder gamma(long v) {
+      gamma = v;
+      return this;
+    }
+
+    public Builder learnSamples(int v) {
+      learnSamples = v;
+      return this;
+    }
+
+    public Builder planBudgetMs(long v) {
+      planBudgetMs = v;
+      return this;
+    }
+
+    public Builder planMaxTasks(int v) {
+      planMaxTasks = v;
+      return this;
+    }
+
+    public Builder sources(Set<String> v) {
+      sources = v;
+      return this;
+    }
+
+    public Builder hintEnv(String v) {
+      hintEnv = v;
+      return this;
+    }
+
+    public Builder readTimeoutMs(long v) {
+      readTimeoutMs = v;
+      return this;
+    }
+
+    public Builder mapPriority(int v) {
+      mapPriority = v;
+      return this;
+    }
+
+    public Builder nodeDelay(int v) {
+      nodeDelay = v;
+      return this;
+    }
+
+    public Builder rackDelay(int v) {
+      rackDelay = v;
+      return this;
+    }
+
+    public Builder seed(long v) {
+      seed = v;
+      return this;
+    }
+
+    public Builder bounds(PlacementBounds v) {
+      bounds = v;
+      return this;
+    }
+
+    public Builder amResourcePermille(long v) {
+      amResourcePermille = v;
+      return this;
+    }
+
+    public Builder aclSubmit(String v) {
+      aclSubmit = v;
+      return this;
+    }
+
+    public Builder aclAdminister(String v) {
+      aclAdminister = v;
+      return this;
+    }
+
+    public Builder starvationRounds(int v) {
+      starvationRounds = v;
+      return this;
+    }
+
+    public Builder recoveryMs(long v) {
+      recoveryMs = v;
+      return this;
+    }
+
+    public Builder costLearnSamples(int v) {
+      costLearnSamples = v;
+      return this;
+    }
+
+    public Builder dominantResources(boolean v) {
+      dominantResources = v;
+      return this;
+    }
+
+    public Builder aclMaxPriority(String v) {
+      aclMaxPriority = v;
+      return this;
+    }
+
+    public Builder amPlacementWaitMs(long v) {
+      amPlacementWaitMs = v;
+      return this;
+    }
+
+    public Builder amAdmission(String v) {
+      amAdmission = v;
+      return this;
+    }
+
+    public Builder csMaxWaitMs(long v) {
+      csMaxWaitMs = v;
+      return this;
+    }
+
+    public Builder csQueues(Set<String> v) {
+      csQueues = v;
+      return this;
+    }
+
+    public Builder heartbeatMaxContainers(int v) {
+      heartbeatMaxContainers = v;
+      return this;
+    }
+
+    public Builder reduceMaxSharePermille(long v) {
+      reduceMaxSharePermille = v;
+      return this;
+    }
+
+    public Builder reducePriority(int v) {
+      reducePriority = v;
+      return this;
+    }
+
+    public Settings build() {
+      return new Settings(this);
+    }
   }
 }
