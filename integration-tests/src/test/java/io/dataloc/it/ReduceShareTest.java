@@ -89,10 +89,8 @@ class ReduceShareTest {
     boolean on = maxShare.equals("0.5");
     try (MiniMr c = cluster("fair", maxShare)) {
       MockAM big = fill(c);
-      RMApp other = c.submit("bob", null);
-      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
-      MockAM otherAm = c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId());
-      otherAm.registerAppAttempt(); // it asks for nothing
+      MockAM otherAm = newcomer(c, big);
+      RMApp other = app(c, otherAm);
       assertEquals(on ? 0 : 1, freeOneOn(c, big, "h4").size(),
           on ? "15 of 16 GB while another runs: no reduce, the slot stays free" : "no cap: the reduce takes it");
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
@@ -142,9 +140,7 @@ class ReduceShareTest {
   void anApplicationThatRunsNoMapsIsNotCapped() throws Exception {
     try (MiniMr c = cluster("fair", "0.5")) {
       MockAM big = containers(c, false, 30, 15); // as Spark's executors: all of its work is "other"
-      RMApp other = c.submit("bob", null);
-      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
-      c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId()).registerAppAttempt();
+      newcomer(c, big);
       assertEquals(1, freeOneOn(c, big, "h4").size(), "no map phase, no last phase: it takes the slot");
     }
   }
@@ -246,13 +242,8 @@ class ReduceShareTest {
   void aPriorityChangeMovesTheCapAtOnce() throws Exception {
     try (MiniMr c = withPriorities("0.5", "priority")) {
       MockAM big = fill(c);
-      RMApp other = c.submit("bob", null);
-      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
-      c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId()).registerAppAttempt();
-      // Time stands still from here: the counts are not taken again for a second having passed.
-      org.apache.hadoop.yarn.util.ControlledClock clock = new org.apache.hadoop.yarn.util.ControlledClock();
-      clock.setTime(System.currentTimeMillis());
-      ((LocalityScheduler) c.rm.getResourceScheduler()).setClock(clock);
+      RMApp other = app(c, newcomer(c, big));
+      freezeClock(c);
       changePriority(c, big.getApplicationAttemptId().getApplicationId(), 5);
       assertEquals(1, freeOneOn(c, big, "h4").size(), "above the lowest priority running: not capped");
       changePriority(c, other.getApplicationId(), 10);
@@ -262,32 +253,32 @@ class ReduceShareTest {
   }
 
   /**
-   * One application arriving and another leaving within a second, their number unchanged, move the
-   * cap at once: the big job, alone at the lowest priority beside one above it, is capped; then a
-   * job of a lower priority arrives and the higher one leaves, and the big job, no longer of the
-   * lowest priority, takes the next freed slot for a reduce (ahead of the newcomer's AM: priority
-   * orders the walk).
+   * An application arriving or leaving moves the cap at once, even within a second and with their
+   * number unchanged: the big job, alone at the lowest priority beside one above it, is capped; then
+   * a job of a lower priority arrives (the big job is no longer of the lowest priority), or the
+   * higher one leaves (the big job runs alone), or both, and the big job takes the next freed slot
+   * for a reduce (ahead of a newcomer's AM: priority orders the walk).
    */
-  @Test
-  void anArrivalAndADepartureInOneSecondMoveTheCapAtOnce() throws Exception {
-    try (MiniMr c = withPriorities("0.5", "arrival")) {
+  @ParameterizedTest
+  @ValueSource(strings = {"arrival", "departure", "both"})
+  void anArrivalOrADepartureMovesTheCapAtOnce(String change) throws Exception {
+    try (MiniMr c = withPriorities("0.5", change)) {
       MockAM big = fill(c);
-      RMApp other = c.submit("bob", null);
-      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
-      MockAM otherAm = c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId());
-      otherAm.registerAppAttempt();
-      org.apache.hadoop.yarn.util.ControlledClock clock = new org.apache.hadoop.yarn.util.ControlledClock();
-      clock.setTime(System.currentTimeMillis());
-      ((LocalityScheduler) c.rm.getResourceScheduler()).setClock(clock);
+      RMApp other = app(c, newcomer(c, big));
+      freezeClock(c);
       changePriority(c, big.getApplicationAttemptId().getApplicationId(), 5);
       changePriority(c, other.getApplicationId(), 10);
       assertEquals(0, freeOneOn(c, big, "h4").size(), "of the lowest priority while another runs: capped");
       // No heartbeat meanwhile (a kill ends the other's AM without one): nothing counts again on the way.
-      c.submit("carol", null); // priority 0
-      c.rm.killApp(other.getApplicationId());
-      c.rm.waitForState(other.getApplicationId(), org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState.KILLED);
+      if (!change.equals("departure")) {
+        c.submit("carol", null); // priority 0
+      }
+      if (!change.equals("arrival")) {
+        c.rm.killApp(other.getApplicationId());
+        c.rm.waitForState(other.getApplicationId(), org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState.KILLED);
+      }
       c.rm.drainEvents();
-      assertEquals(1, freeOneOn(c, big, "h1").size(), "above the lowest priority now: not capped");
+      assertEquals(1, freeOneOn(c, big, "h1").size(), change + ": not capped now");
     }
   }
 
@@ -322,9 +313,7 @@ class ReduceShareTest {
   void whileTheCappedJobAsksForAMapItsWaitReportDoesNotBlameTheCap() throws Exception {
     try (MiniMr c = cluster("fair", "0.5")) {
       MockAM big = fill(c);
-      RMApp other = c.submit("bob", null);
-      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
-      c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId()).registerAppAttempt();
+      newcomer(c, big);
       Resource one = Resource.newInstance(1024, 1);
       Priority map = Priority.newInstance(MrJob.MAP_PRIORITY);
       ResourceRequest rack = ResourceRequest.newInstance(map, c.rackOf.get("h1"), one, 1);
@@ -332,9 +321,10 @@ class ReduceShareTest {
       ResourceRequest any = ResourceRequest.newInstance(map, ResourceRequest.ANY, one, 1);
       any.setRelaxLocality(false);
       big.allocate(List.of(ResourceRequest.newInstance(map, "h1", one, 1), rack, any), List.of());
-      assertEquals(0, freeOneOn(c, big, "h4").size(), "the map may run only on h1; the cap holds the reduces");
       LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
-      assertTrue(s.datalocMetrics().reducesCapped() > 0, "the cap passed h4 over");
+      long cappedBefore = s.datalocMetrics().reducesCapped();
+      assertEquals(0, freeOneOn(c, big, "h4").size(), "the map may run only on h1; the cap holds the reduces");
+      assertTrue(s.datalocMetrics().reducesCapped() > cappedBefore, "the cap passed h4 over");
       WaitReport why = s.waitReports().of(big.getApplicationAttemptId().getApplicationId());
       assertTrue(why.latestRefusals().stream().noneMatch(e -> e.cause() == WaitLog.Cause.LAST_PHASE_CAPPED
           && e.node().equals("h4")), why.summary()); // (h3's, before it asked for the map, stays)
@@ -374,10 +364,8 @@ class ReduceShareTest {
     try {
       appType = type;
       MockAM big = fill(c); // its map ended before the restart
-      RMApp other = c.submit("bob", null);
-      assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
-      MockAM otherAm = c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId());
-      otherAm.registerAppAttempt();
+      MockAM otherAm = newcomer(c, big);
+      RMApp other = app(c, otherAm);
       // The NodeManagers report what runs: both AMs and the big job's reduces.
       Map<String, List<NMContainerStatus>> running = new java.util.HashMap<>();
       RMApp bigApp = c.rm.getRMContext().getRMApps().get(big.getApplicationAttemptId().getApplicationId());
@@ -407,6 +395,29 @@ class ReduceShareTest {
   private static NMContainerStatus status(Container c, int priority) {
     return NMContainerStatus.newInstance(c.getId(), 0, ContainerState.RUNNING, c.getResource(), "running", 0,
         Priority.newInstance(priority), 0, "", org.apache.hadoop.yarn.api.records.ExecutionType.GUARANTEED, -1);
+  }
+
+  /**
+   * A newcomer that asks for nothing, its AM on the slot one of the big job's reduces frees on h3,
+   * launched and registered.
+   */
+  private MockAM newcomer(MiniMr c, MockAM big) throws Exception {
+    RMApp other = c.submit("bob", null);
+    assertEquals(0, freeOneOn(c, big, "h3").size(), "the newcomer's AM took the freed slot");
+    MockAM am = c.rm.sendAMLaunched(other.getCurrentAppAttempt().getAppAttemptId());
+    am.registerAppAttempt();
+    return am;
+  }
+
+  private static RMApp app(MiniMr c, MockAM am) {
+    return c.rm.getRMContext().getRMApps().get(am.getApplicationAttemptId().getApplicationId());
+  }
+
+  /** Time stands still from here: the share rules count again only when told to, not for a second having passed. */
+  private static void freezeClock(MiniMr c) {
+    org.apache.hadoop.yarn.util.ControlledClock clock = new org.apache.hadoop.yarn.util.ControlledClock();
+    clock.setTime(System.currentTimeMillis());
+    ((LocalityScheduler) c.rm.getResourceScheduler()).setClock(clock);
   }
 
   /** One of the big job's reduces on {@code host} ends; returns the containers the big job got after. */

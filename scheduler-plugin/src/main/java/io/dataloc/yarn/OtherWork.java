@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * recovered after a restart), of that priority, that holds more than {@code reduce.max-share} of
  * the cluster while other applications are in the scheduler takes nothing for its requests at
  * {@code reduce-priority}, in either pass ({@link LastPhaseCap}); the counts both rules weigh are
- * taken again after a priority change ({@link #applicationsChanged}).
+ * taken again after an application arrives or leaves or a priority changes ({@link
+ * #applicationsChanged}).
  * Under the scheduler's monitor; an application is taken out before its priority changes and put
  * back after.
  */

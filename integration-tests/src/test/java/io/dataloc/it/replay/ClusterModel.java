@@ -52,6 +52,12 @@ public final class ClusterModel {
       double mapCpuRate, double reduceCpuRate, double writeRate, double amStartSeconds, double taskStartSeconds,
       long bytesPerReduce, double slowStart, int nodeMb, int traceNodes, double sharedCores, double cpuSpread,
       int shuffleCopies) {
+    public Constants {
+      if (shuffleCopies < 1) {
+        throw new IllegalArgumentException("shuffleCopies must be at least 1, not " + shuffleCopies);
+      }
+    }
+
     public static Constants defaults() {
       return new Constants(128L << 20, 125e6, 4, 100e6, 50e6, 50e6, 100e6, 2, 1, 1L << 30, 0.05, 8192,
           3000, 0, 0.2, 5);

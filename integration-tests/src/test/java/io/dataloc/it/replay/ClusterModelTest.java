@@ -178,7 +178,7 @@ class ClusterModelTest {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--cpu-spread", "1"}))
         .getMessage().contains("--cpu-spread"));
     assertEquals(5, ReplayOptions.parse(new String[0]).constants().shuffleCopies(), "MapReduce's parallel copies");
-    assertEquals(1000, ReplayOptions.parse(new String[] {"--shuffle-copies", "1000"}).constants().shuffleCopies());
+    assertEquals(5000, ReplayOptions.parse(new String[] {"--shuffle-copies", "5000"}).constants().shuffleCopies());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ReplayOptions.parse(new String[] {"--shuffle-copies",
         "0"})).getMessage().contains("--shuffle-copies"));
   }

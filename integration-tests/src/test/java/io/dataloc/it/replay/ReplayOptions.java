@@ -60,7 +60,7 @@ public record ReplayOptions(Path trace, int fromHour, int toHour, int nodes, int
     int traceNodes = intIn("trace-nodes", m.getOrDefault("trace-nodes", "3000"), 1, 1_000_000);
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
     double cpuSpread = doubleIn("cpu-spread", m.getOrDefault("cpu-spread", String.valueOf(d.cpuSpread())), 0, 0.9);
-    int copies = intIn("shuffle-copies", m.getOrDefault("shuffle-copies", String.valueOf(d.shuffleCopies())), 1, 1000);
+    int copies = intIn("shuffle-copies", m.getOrDefault("shuffle-copies", String.valueOf(d.shuffleCopies())), 1, 5000);
     ClusterModel.Constants k = d.withNetwork(nic, over).withTraceNodes(traceNodes).withCpuSpread(cpuSpread)
         .withShuffleCopies(copies);
     return new ReplayOptions(trace, from, to, nodes, racks, schedulers, seed,

@@ -237,7 +237,9 @@ public final class TaskRunner {
   private void fetchNext(Task t) {
     Map.Entry<String, Double> next = t.fetches.poll();
     if (next != null) {
-      read(t, net.start(model.path(next.getKey(), t.host), next.getValue(), model.k.diskRate()), () -> fetchNext(t));
+      // Chained while another fetch waits for it: the next begins at its exact end.
+      read(t, net.start(model.path(next.getKey(), t.host), next.getValue(), model.k.diskRate(), !t.fetches.isEmpty()),
+          () -> fetchNext(t));
     }
   }
 
