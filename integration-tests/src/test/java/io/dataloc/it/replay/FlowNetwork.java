@@ -21,8 +21,7 @@ import java.util.PriorityQueue;
  * model, not rounded to the interval. With a quantum q &gt; 0 the rates are held for at least q
  * seconds (flows that end inside it end at their exact time under those rates, and their capacity
  * is shared out at the end of it): one filling per q instead of one per ended flow, for clusters
- * where thousands of flows end every second; a flow started as {@code chained}, which another
- * follows, ends its step at its exact end. Deterministic: ties are broken by link and flow order.
+ * where thousands of flows end every second. Deterministic: ties are broken by link and flow order.
  */
 public final class FlowNetwork {
   /** A transfer: its links, bytes left, its rate now, and when it ended (seconds, NaN while it runs). */
@@ -33,15 +32,12 @@ public final class FlowNetwork {
     double endedAt = Double.NaN;
     final long id;
     final double cap;
-    /** Another flow begins when this one ends: the quantum does not hold the rates past its end. */
-    final boolean chained;
 
-    Flow(long id, int[] links, double bytes, double cap, boolean chained) {
+    Flow(long id, int[] links, double bytes, double cap) {
       this.id = id;
       this.cap = cap;
       this.links = links;
       this.left = bytes;
-      this.chained = chained;
     }
 
     public double rate() {
@@ -91,22 +87,13 @@ public final class FlowNetwork {
 
   /** As {@link #start(int[], double)}, never faster than {@code cap} bytes per second. */
   public Flow start(int[] links, double bytes, double cap) {
-    return start(links, bytes, cap, false);
-  }
-
-  /**
-   * As {@link #start(int[], double, double)}; {@code chained}: another flow will begin the moment
-   * this one ends (a reduce's next fetch), so a step never runs past its end, whatever the quantum:
-   * a chain of short flows is not held a quantum at each link.
-   */
-  public Flow start(int[] links, double bytes, double cap, boolean chained) {
     if (links.length == 0) {
       throw new IllegalArgumentException("a flow needs at least one link");
     }
     if (!(cap > 0)) {
       throw new IllegalArgumentException("a flow's cap must be positive, not " + cap);
     }
-    Flow f = new Flow(nextId++, links.clone(), Math.max(0, bytes), cap, chained);
+    Flow f = new Flow(nextId++, links.clone(), Math.max(0, bytes), cap);
     flows.add(f);
     stale = true;
     return f;
@@ -124,6 +111,16 @@ public final class FlowNetwork {
   /** Bytes each link has carried so far. */
   public double carried(int link) {
     return carried[link];
+  }
+
+  /**
+   * Counts {@code bytes} as carried by {@code links} without a flow: bytes a transfer moved within
+   * the last step, after the flow before it in its chain ended (see {@code TaskRunner}).
+   */
+  public void credit(int[] links, double bytes) {
+    for (int l : links) {
+      carried[l] += bytes;
+    }
   }
 
   /**
@@ -149,15 +146,14 @@ public final class FlowNetwork {
       fill();
     }
     double first = Double.POSITIVE_INFINITY;
-    double firstChained = Double.POSITIVE_INFINITY;
     for (Flow f : flows) {
-      double end = f.rate > 0 ? f.left / f.rate : f.left <= 0 ? 0 : Double.POSITIVE_INFINITY;
-      first = Math.min(first, end);
-      if (f.chained) {
-        firstChained = Math.min(firstChained, end);
+      if (f.rate > 0) {
+        first = Math.min(first, f.left / f.rate);
+      } else if (f.left <= 0) {
+        first = 0;
       }
     }
-    double step = Math.min(Math.max(0, until - now), Math.min(Math.max(first, quantum), firstChained));
+    double step = Math.min(Math.max(0, until - now), Math.max(first, quantum));
     double from = now;
     for (Flow f : flows) {
       double moved = Math.min(f.left, f.rate * step);

@@ -28,19 +28,6 @@ class FlowNetworkTest {
   }
 
   @Test
-  void aChainedFlowEndsItsStepAtItsEndWhateverTheQuantum() {
-    // 10 B at 100 B/s end at 0.1 s; with a quantum of 1 s the rates are held to 1 s unless the flow
-    // is chained (another follows it the moment it ends).
-    for (boolean chained : new boolean[] {false, true}) {
-      FlowNetwork n = new FlowNetwork(new double[] {100}, 1.0);
-      FlowNetwork.Flow f = n.start(new int[] {0}, 10, Double.POSITIVE_INFINITY, chained);
-      assertEquals(List.of(f), n.step(5));
-      assertEquals(0.1, f.endedAt(), 1e-9);
-      assertEquals(chained ? 0.1 : 1.0, n.now(), 1e-9, chained ? "chained: the step ends with it" : "held a quantum");
-    }
-  }
-
-  @Test
   void aFlowHeldBackElsewhereLeavesItsShareToTheOthers() {
     // Link 0: 90 B/s shared by f1 and f2; link 1: 30 B/s, f2 only. f2 is held to 30 by link 1, so f1 gets 60.
     FlowNetwork n = new FlowNetwork(new double[] {90, 30});

@@ -52,6 +52,8 @@ public final class TaskRunner {
     int flowsLeft;
     /** A reduce's fetches not yet begun: each a source host and its bytes. */
     final ArrayDeque<Map.Entry<String, Double>> fetches = new ArrayDeque<>();
+    /** When its last fetch credited whole ({@link TaskRunner#fetchNext}) ended; 0 if none was. */
+    double creditedUntil;
     boolean shuffling;
     boolean cancelled;
 
@@ -122,7 +124,7 @@ public final class TaskRunner {
     whenDone.put(f, endedAt -> {
       next.run();
       if (--t.flowsLeft == 0) {
-        at(endedAt + pending.remove(t), t, () -> end(t));
+        at(Math.max(endedAt, t.creditedUntil) + pending.remove(t), t, () -> end(t));
       }
     });
   }
@@ -221,7 +223,7 @@ public final class TaskRunner {
       t.fetches.addAll(remote.subList(0, from));
     }
     for (int i = 0; i < model.k.shuffleCopies() && !t.fetches.isEmpty(); i++) {
-      fetchNext(t);
+      fetchNext(t, net.now(), 0);
     }
     if (t.flowsLeft == 0) {
       at(net.now() + local / model.k.diskRate() + pending.remove(t), t, () -> end(t));
@@ -233,14 +235,31 @@ public final class TaskRunner {
   /** Reduces whose shuffle has begun, to move each one's first source host on. */
   private long reducesShuffled;
 
-  /** Begins reduce {@code t}'s next fetch, if it has one left; the one after follows its end. */
-  private void fetchNext(Task t) {
+  /**
+   * Begins reduce {@code t}'s next fetch, if it has one left; the one after follows its end. The
+   * fetch before it ended at {@code from}, moving {@code rate} bytes per second; the network's clock
+   * may be up to a quantum past that ({@code --quantum}), so the fetch is credited with what it
+   * would have moved since at that rate, and one that would have ended in that time gives way to the
+   * next at once: a chain of short fetches is not held a quantum at each link.
+   */
+  private void fetchNext(Task t, double from, double rate) {
     Map.Entry<String, Double> next = t.fetches.poll();
-    if (next != null) {
-      // Chained while another fetch waits for it: the next begins at its exact end.
-      read(t, net.start(model.path(next.getKey(), t.host), next.getValue(), model.k.diskRate(), !t.fetches.isEmpty()),
-          () -> fetchNext(t));
+    if (next == null) {
+      return;
     }
+    int[] path = model.path(next.getKey(), t.host);
+    double bytes = next.getValue();
+    double lag = Math.max(0, net.now() - from);
+    if (rate > 0 && lag * rate >= bytes) {
+      net.credit(path, bytes);
+      t.creditedUntil = Math.max(t.creditedUntil, from + bytes / rate);
+      fetchNext(t, from + bytes / rate, rate);
+      return;
+    }
+    double credit = rate > 0 ? lag * rate : 0;
+    net.credit(path, credit);
+    FlowNetwork.Flow f = net.start(path, bytes - credit, model.k.diskRate());
+    read(t, f, () -> fetchNext(t, f.endedAt(), f.rate()));
   }
 
   private void at(double when, Task t, Runnable then) {

@@ -73,7 +73,7 @@ class TaskRunnerTest {
     assertEquals(5 + 2.4 + 6, end.get(3), 1e-9, "three sharing the NIC, 41.7 MB/s each");
     assertEquals(end.get(3), end.get(5), 1e-9, "more copies than hosts: one flow per host");
     // Rates held 2 s at a time (a quantum longer than each 1-s fetch): one copy still fetches the
-    // three in 3 s, each beginning as the one before ends.
+    // three in 3 s, each credited with what it moved after the one before ended.
     ClusterModel one = new ClusterModel(4, 1, 1, ClusterModel.Constants.defaults().withShuffleCopies(1));
     TaskRunner r = new TaskRunner(one, new FlowNetwork(one.linkCapacities(), 2.0));
     r.startReduce("r", "job", "h1", 300_000_000, 0, 0);
