@@ -10,7 +10,10 @@ import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
-/** Every key: the default loads, and an invalid value is refused naming the key and what is allowed. */
+/**
+ * Every key: the default loads, another valid value reaches the settings, and an invalid value is
+ * refused naming the key and what is allowed.
+ */
 class DatalocConfigurationTest {
 
   /** One invalid value per key (a test fails when a key is added without one). */
@@ -65,6 +68,74 @@ class DatalocConfigurationTest {
     INVALID.put("acl.application-max-priority", "[user=alice max-priority=3]");
     INVALID.put("cs.max-wait-ms", "600001");
     INVALID.put("cs.queues", "root.a,,b");
+  }
+
+  /** One valid value other than the default per key: each must reach the loaded settings. */
+  private static final Map<String, String> OTHER = new LinkedHashMap<>();
+
+  static {
+    OTHER.put("assigner", "flow");
+    OTHER.put("plan.fallback-assigner", "none");
+    OTHER.put("online-policy", "jsq-maxweight-steal");
+    OTHER.put("job-ordering", "bid");
+    OTHER.put("cost.local", "0.5");
+    OTHER.put("cost.rack", "2.5");
+    OTHER.put("cost.remote", "4");
+    OTHER.put("cost.congestion", "1");
+    OTHER.put("cost.link-congestion", "1");
+    OTHER.put("rate.local", "0.9");
+    OTHER.put("rate.rack", "0.4");
+    OTHER.put("rate.remote", "0.1");
+    OTHER.put("rate.learn-samples", "3");
+    OTHER.put("plan.time-budget-ms", "1000");
+    OTHER.put("plan.max-tasks", "1000");
+    OTHER.put("placement.sources", "asks");
+    OTHER.put("placement.hint-env", "OTHER_INPUT_PATHS");
+    OTHER.put("placement.read-timeout-ms", "5000");
+    OTHER.put("map-priority", "21");
+    OTHER.put("delay.node", "1");
+    OTHER.put("delay.rack", "2");
+    OTHER.put("seed", "7");
+    OTHER.put("placement.max-file-bytes", "1048576");
+    OTHER.put("placement.max-splits", "1000");
+    OTHER.put("placement.max-hosts-per-split", "8");
+    OTHER.put("placement.max-host-length", "100");
+    OTHER.put("placement.max-listing", "1000");
+    OTHER.put("placement.max-job-conf-bytes", "1048576");
+    OTHER.put("placement.staging-root", "/tmp/staging");
+    OTHER.put("placement.threads", "2");
+    OTHER.put("placement.max-waiting", "10");
+    OTHER.put("placement.max-bytes-in-flight", "1048576");
+    OTHER.put("online.max-pending-per-job", "10");
+    OTHER.put("maximum-am-resource-percent", "0.2");
+    OTHER.put("reduce.max-share", "0.25");
+    OTHER.put("reduce-priority", "11");
+    OTHER.put("am.placement-wait-ms", "0");
+    OTHER.put("am.admission-ordering", "bid");
+    OTHER.put("heartbeat.max-containers", "5");
+    OTHER.put("online.starvation-rounds", "0");
+    OTHER.put("error.recovery-ms", "0");
+    OTHER.put("cost.learn-samples", "0");
+    OTHER.put("acl.submit-applications", "alice");
+    OTHER.put("acl.administer-queue", "admins");
+    OTHER.put("resource-calculator", "dominant");
+    OTHER.put("acl.application-max-priority", "[user=alice max_priority=3]");
+    OTHER.put("cs.max-wait-ms", "1000");
+    OTHER.put("cs.queues", "a,b");
+  }
+
+  /** A key the settings dropped (a setter left out of the builder) would leave them as the defaults. */
+  @Test
+  void everyKeyReachesTheSettings() {
+    assertEquals(INVALID.keySet(), OTHER.keySet());
+    Settings defaults = DatalocConfiguration.load(new Configuration(false));
+    assertEquals(defaults, DatalocConfiguration.load(new Configuration(false)), "settings compare by value");
+    for (Map.Entry<String, String> e : OTHER.entrySet()) {
+      Configuration conf = new Configuration(false);
+      conf.set(DatalocKeys.PREFIX + e.getKey(), e.getValue());
+      org.junit.jupiter.api.Assertions.assertNotEquals(defaults, DatalocConfiguration.load(conf),
+          e.getKey() + " = " + e.getValue() + " left the settings as they were");
+    }
   }
 
   @Test
