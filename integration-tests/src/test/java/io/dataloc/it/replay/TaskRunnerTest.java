@@ -83,6 +83,24 @@ class TaskRunnerTest {
   }
 
   @Test
+  void eachReduceBeginsItsFetchesAtTheNextHost() {
+    // One copy each, two reduces (h1, h4) fetching 100 MB from each of h2 and h3. The second
+    // begins at h3, the first at h2: each fetch alone on its source, at the disk's 100 MB/s, 2 s in
+    // all. Were both to begin at h2, they would share its NIC out (62.5 MB/s each) twice: 3.2 s.
+    ClusterModel one = new ClusterModel(4, 1, 1, ClusterModel.Constants.defaults().withShuffleCopies(1));
+    TaskRunner r = new TaskRunner(one, new FlowNetwork(one.linkCapacities()));
+    r.startReduce("a", "job", "h1", 200_000_000, 0, 0);
+    r.startReduce("b", "job", "h4", 200_000_000, 0, 0);
+    r.advanceTo(5);
+    r.mapsDone("job", Map.of("h2", 1, "h3", 1));
+    List<TaskRunner.Ended> ended = r.advanceTo(30);
+    assertEquals(2, ended.size());
+    for (TaskRunner.Ended e : ended) {
+      assertEquals(5 + 2 + 4, e.at(), 1e-9, e.key() + ": 2 s of fetches, then 4 s of CPU for 200 MB");
+    }
+  }
+
+  @Test
   void onSharedCoresJvmStartsShareThemAtMostOneCoreEach() {
     ClusterModel.Constants d = ClusterModel.Constants.defaults();
     // Two cores for the whole cluster; an AM start is 6 core-seconds, a task start 3.
