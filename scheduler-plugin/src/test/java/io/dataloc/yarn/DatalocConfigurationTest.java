@@ -16,118 +16,73 @@ import org.junit.jupiter.api.Test;
  */
 class DatalocConfigurationTest {
 
-  /** One invalid value per key (a test fails when a key is added without one). */
+  /**
+   * Per key, one invalid value and one valid value other than the default (a test fails when a key
+   * is added without them).
+   */
   private static final Map<String, String> INVALID = new LinkedHashMap<>();
-
-  static {
-    INVALID.put("assigner", "magic");
-    INVALID.put("plan.fallback-assigner", "faster");
-    INVALID.put("online-policy", "random");
-    INVALID.put("job-ordering", "lifo");
-    INVALID.put("cost.local", "0");
-    INVALID.put("cost.rack", "0.5");
-    INVALID.put("cost.remote", "1.5");
-    INVALID.put("cost.congestion", "-0.1");
-    INVALID.put("cost.link-congestion", "1000.5");
-    INVALID.put("rate.local", "1.5");
-    INVALID.put("rate.rack", "0.9");
-    INVALID.put("rate.remote", "0.6");
-    INVALID.put("rate.learn-samples", "-3");
-    INVALID.put("plan.time-budget-ms", "5");
-    INVALID.put("plan.max-tasks", "lots");
-    INVALID.put("placement.sources", "split-metainfo,hdfs");
-    INVALID.put("placement.hint-env", "INPUT PATHS");
-    INVALID.put("placement.read-timeout-ms", "99");
-    INVALID.put("map-priority", "1001");
-    INVALID.put("delay.node", "-1");
-    INVALID.put("delay.rack", "two");
-    INVALID.put("seed", "0x1f");
-    INVALID.put("placement.max-file-bytes", "100");
-    INVALID.put("placement.max-splits", "0");
-    INVALID.put("placement.max-hosts-per-split", "10001");
-    INVALID.put("placement.max-host-length", "-5");
-    INVALID.put("placement.max-listing", "many");
-    INVALID.put("placement.max-job-conf-bytes", "2147483648");
-    INVALID.put("placement.staging-root", "tmp/staging");
-    INVALID.put("placement.threads", "65");
-    INVALID.put("placement.max-waiting", "0");
-    INVALID.put("placement.max-bytes-in-flight", "1024");
-    INVALID.put("online.max-pending-per-job", "0");
-    INVALID.put("maximum-am-resource-percent", "1.5");
-    INVALID.put("reduce.max-share", "0");
-    INVALID.put("reduce-priority", "-1");
-    INVALID.put("am.placement-wait-ms", "600001");
-    INVALID.put("am.admission-ordering", "sjf");
-    INVALID.put("heartbeat.max-containers", "10001");
-    INVALID.put("online.starvation-rounds", "-1");
-    INVALID.put("error.recovery-ms", "-5");
-    INVALID.put("cost.learn-samples", "-1");
-    INVALID.put("acl.submit-applications", "alice\nbob");
-    INVALID.put("acl.administer-queue", "root\radmins");
-    INVALID.put("resource-calculator", "org.apache.hadoop.yarn.util.resource.ResourceCalculator");
-    INVALID.put("acl.application-max-priority", "[user=alice max-priority=3]");
-    INVALID.put("cs.max-wait-ms", "600001");
-    INVALID.put("cs.queues", "root.a,,b");
-  }
-
-  /** One valid value other than the default per key: each must reach the loaded settings. */
   private static final Map<String, String> OTHER = new LinkedHashMap<>();
 
+  private static void example(String key, String invalid, String other) {
+    INVALID.put(key, invalid);
+    OTHER.put(key, other);
+  }
+
   static {
-    OTHER.put("assigner", "flow");
-    OTHER.put("plan.fallback-assigner", "none");
-    OTHER.put("online-policy", "jsq-maxweight-steal");
-    OTHER.put("job-ordering", "bid");
-    OTHER.put("cost.local", "0.5");
-    OTHER.put("cost.rack", "2.5");
-    OTHER.put("cost.remote", "4");
-    OTHER.put("cost.congestion", "1");
-    OTHER.put("cost.link-congestion", "1");
-    OTHER.put("rate.local", "0.9");
-    OTHER.put("rate.rack", "0.4");
-    OTHER.put("rate.remote", "0.1");
-    OTHER.put("rate.learn-samples", "3");
-    OTHER.put("plan.time-budget-ms", "1000");
-    OTHER.put("plan.max-tasks", "1000");
-    OTHER.put("placement.sources", "asks");
-    OTHER.put("placement.hint-env", "OTHER_INPUT_PATHS");
-    OTHER.put("placement.read-timeout-ms", "5000");
-    OTHER.put("map-priority", "21");
-    OTHER.put("delay.node", "1");
-    OTHER.put("delay.rack", "2");
-    OTHER.put("seed", "7");
-    OTHER.put("placement.max-file-bytes", "1048576");
-    OTHER.put("placement.max-splits", "1000");
-    OTHER.put("placement.max-hosts-per-split", "8");
-    OTHER.put("placement.max-host-length", "100");
-    OTHER.put("placement.max-listing", "1000");
-    OTHER.put("placement.max-job-conf-bytes", "1048576");
-    OTHER.put("placement.staging-root", "/tmp/staging");
-    OTHER.put("placement.threads", "2");
-    OTHER.put("placement.max-waiting", "10");
-    OTHER.put("placement.max-bytes-in-flight", "1048576");
-    OTHER.put("online.max-pending-per-job", "10");
-    OTHER.put("maximum-am-resource-percent", "0.2");
-    OTHER.put("reduce.max-share", "0.25");
-    OTHER.put("reduce-priority", "11");
-    OTHER.put("am.placement-wait-ms", "0");
-    OTHER.put("am.admission-ordering", "bid");
-    OTHER.put("heartbeat.max-containers", "5");
-    OTHER.put("online.starvation-rounds", "0");
-    OTHER.put("error.recovery-ms", "0");
-    OTHER.put("cost.learn-samples", "0");
-    OTHER.put("acl.submit-applications", "alice");
-    OTHER.put("acl.administer-queue", "admins");
-    OTHER.put("resource-calculator", "dominant");
-    OTHER.put("acl.application-max-priority", "[user=alice max_priority=3]");
-    OTHER.put("cs.max-wait-ms", "1000");
-    OTHER.put("cs.queues", "a,b");
+    example("assigner", "magic", "flow");
+    example("plan.fallback-assigner", "faster", "none");
+    example("online-policy", "random", "jsq-maxweight-steal");
+    example("job-ordering", "lifo", "bid");
+    example("cost.local", "0", "0.5");
+    example("cost.rack", "0.5", "2.5");
+    example("cost.remote", "1.5", "4");
+    example("cost.congestion", "-0.1", "1");
+    example("cost.link-congestion", "1000.5", "1");
+    example("rate.local", "1.5", "0.9");
+    example("rate.rack", "0.9", "0.4");
+    example("rate.remote", "0.6", "0.1");
+    example("rate.learn-samples", "-3", "3");
+    example("plan.time-budget-ms", "5", "1000");
+    example("plan.max-tasks", "lots", "1000");
+    example("placement.sources", "split-metainfo,hdfs", "asks");
+    example("placement.hint-env", "INPUT PATHS", "OTHER_INPUT_PATHS");
+    example("placement.read-timeout-ms", "99", "5000");
+    example("map-priority", "1001", "21");
+    example("delay.node", "-1", "1");
+    example("delay.rack", "two", "2");
+    example("seed", "0x1f", "7");
+    example("placement.max-file-bytes", "100", "1048576");
+    example("placement.max-splits", "0", "1000");
+    example("placement.max-hosts-per-split", "10001", "8");
+    example("placement.max-host-length", "-5", "100");
+    example("placement.max-listing", "many", "1000");
+    example("placement.max-job-conf-bytes", "2147483648", "1048576");
+    example("placement.staging-root", "tmp/staging", "/tmp/staging");
+    example("placement.threads", "65", "2");
+    example("placement.max-waiting", "0", "10");
+    example("placement.max-bytes-in-flight", "1024", "1048576");
+    example("online.max-pending-per-job", "0", "10");
+    example("maximum-am-resource-percent", "1.5", "0.2");
+    example("reduce.max-share", "0", "0.25");
+    example("reduce-priority", "-1", "11");
+    example("am.placement-wait-ms", "600001", "0");
+    example("am.admission-ordering", "sjf", "bid");
+    example("heartbeat.max-containers", "10001", "5");
+    example("online.starvation-rounds", "-1", "0");
+    example("error.recovery-ms", "-5", "0");
+    example("cost.learn-samples", "-1", "0");
+    example("acl.submit-applications", "alice\nbob", "alice");
+    example("acl.administer-queue", "root\radmins", "admins");
+    example("resource-calculator", "org.apache.hadoop.yarn.util.resource.ResourceCalculator", "dominant");
+    example("acl.application-max-priority", "[user=alice max-priority=3]", "[user=alice max_priority=3]");
+    example("cs.max-wait-ms", "600001", "1000");
+    example("cs.queues", "root.a,,b", "a,b");
   }
 
   /** A key the settings dropped (a setter left out of the builder) would leave them as the defaults. */
   @Test
   void everyKeyReachesTheSettings() {
-    assertEquals(INVALID.keySet(), OTHER.keySet());
+    assertEquals(DatalocKeys.KEYS.stream().map(DatalocKeys.Key::name).collect(Collectors.toSet()), OTHER.keySet());
     Settings defaults = DatalocConfiguration.load(new Configuration(false));
     assertEquals(defaults, DatalocConfiguration.load(new Configuration(false)), "settings compare by value");
     for (Map.Entry<String, String> e : OTHER.entrySet()) {
