@@ -43,7 +43,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * does not count, and an application that runs no maps is not capped. A priority change, an
  * arrival or a departure moves the cap at once, and a MapReduce job recovered after a restart, its maps ended
  * before it, is capped (an application of another type is not). A job of a higher priority gets a
- * freed slot for its map ahead of a lower one's reduces.
+ * freed slot for its map ahead of a lower one's reduces. The cap is not blamed where the reduce
+ * does not fit anyway.
  */
 class ReduceShareTest {
   @TempDir Path dir;
@@ -335,6 +336,27 @@ class ReduceShareTest {
       assertEquals(List.of(MrJob.MAP_PRIORITY), got.stream().map(x -> x.getPriority().getPriority()).toList());
       assertEquals(0L, s.waitReports().of(big.getApplicationAttemptId().getApplicationId()).asMap().get("waitingMs"),
           "a map's container ends the wait");
+    }
+  }
+
+  /**
+   * The cap is counted, and blamed in the wait report, only where it is what keeps a reduce off a
+   * node: the capped job asks for reduces of 2 GB, and the slot freed on h4 is 1 GB.
+   */
+  @Test
+  void whereTheReduceDoesNotFitTheCapIsNotBlamed() throws Exception {
+    try (MiniMr c = cluster("fair", "0.5")) {
+      MockAM big = fill(c);
+      newcomer(c, big);
+      big.allocate(List.of(ResourceRequest.newInstance(Priority.newInstance(MrJob.REDUCE_PRIORITY), ResourceRequest.ANY,
+          Resource.newInstance(2048, 1), 5)), List.of());
+      LocalityScheduler s = (LocalityScheduler) c.rm.getResourceScheduler();
+      long cappedBefore = s.datalocMetrics().reducesCapped();
+      assertEquals(0, freeOneOn(c, big, "h4").size(), "a 2-GB reduce does not fit 1 GB");
+      assertEquals(cappedBefore, s.datalocMetrics().reducesCapped(), "the node refused it, not the cap");
+      WaitReport why = s.waitReports().of(big.getApplicationAttemptId().getApplicationId());
+      assertTrue(why.latestRefusals().stream().noneMatch(e -> e.cause() == WaitLog.Cause.LAST_PHASE_CAPPED
+          && e.node().equals("h4")), why.summary());
     }
   }
 

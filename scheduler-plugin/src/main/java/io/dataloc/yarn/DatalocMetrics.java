@@ -27,7 +27,7 @@ public class DatalocMetrics {
   @Metric("Map containers allocated off-switch") MutableCounterLong mapsOffSwitch;
   @Metric("Other containers allocated (AM, reduces, retries)") MutableCounterLong otherContainers;
   @Metric("ApplicationMaster containers held back by maximum-am-resource-percent") MutableCounterLong amLimited;
-  @Metric("Times a job's reduce requests were passed over on an offered node by reduce.max-share (not containers)")
+  @Metric("Times a job's reduce requests were passed over by reduce.max-share on an offered node they fitted (not containers)")
   MutableCounterLong reducesCapped;
   @Metric("ApplicationMaster containers declined on a host whose data live maps need, for a less demanded one")
   MutableCounterLong amDeclined;

@@ -259,7 +259,7 @@ final class OtherWork {
       }
       boolean lastPhase = !map && a != null && key.getPriority().getPriority() == ctx.settings().reducePriority()
           && a.ranMaps();
-      if (lastPhase && capped(attempt)) {
+      if (lastPhase && fitsHere(attempt, key, node) && capped(attempt)) {
         ctx.metrics().reducesCapped.incr();
         if (!containers.asksForMaps(attempt)) {
           // Its wait report says why its reduces wait; while it asks for maps, it says why they do.
@@ -295,6 +295,14 @@ final class OtherWork {
       }
     }
     return work ? Served.NOT_HERE : Served.NO_WORK;
+  }
+
+  /**
+   * Whether the request's container fits the node now: the cap is counted and reported only where
+   * it is what keeps a reduce off the node (where it does not fit, the node refuses it anyway).
+   */
+  private boolean fitsHere(DatalocAppAttempt attempt, SchedulerRequestKey key, FiCaSchedulerNode node) {
+    return room.sizes().fits(node, attempt.getPendingAsk(key, ResourceRequest.ANY).getPerAllocationResource());
   }
 
   /**
