@@ -243,23 +243,22 @@ public final class TaskRunner {
    * next at once: a chain of short fetches is not held a quantum at each link.
    */
   private void fetchNext(Task t, double from, double rate) {
-    Map.Entry<String, Double> next = t.fetches.poll();
-    if (next == null) {
+    for (Map.Entry<String, Double> next = t.fetches.poll(); next != null; next = t.fetches.poll()) {
+      int[] path = model.path(next.getKey(), t.host);
+      double bytes = next.getValue();
+      double lag = Math.max(0, net.now() - from);
+      if (rate > 0 && lag * rate >= bytes) {
+        net.credit(path, bytes);
+        from += bytes / rate;
+        t.creditedUntil = Math.max(t.creditedUntil, from);
+        continue;
+      }
+      double credit = rate > 0 ? lag * rate : 0;
+      net.credit(path, credit);
+      FlowNetwork.Flow f = net.start(path, bytes - credit, model.k.diskRate());
+      read(t, f, () -> fetchNext(t, f.endedAt(), f.rate()));
       return;
     }
-    int[] path = model.path(next.getKey(), t.host);
-    double bytes = next.getValue();
-    double lag = Math.max(0, net.now() - from);
-    if (rate > 0 && lag * rate >= bytes) {
-      net.credit(path, bytes);
-      t.creditedUntil = Math.max(t.creditedUntil, from + bytes / rate);
-      fetchNext(t, from + bytes / rate, rate);
-      return;
-    }
-    double credit = rate > 0 ? lag * rate : 0;
-    net.credit(path, credit);
-    FlowNetwork.Flow f = net.start(path, bytes - credit, model.k.diskRate());
-    read(t, f, () -> fetchNext(t, f.endedAt(), f.rate()));
   }
 
   private void at(double when, Task t, Runnable then) {
