@@ -233,7 +233,8 @@ public final class DatalocKeys {
   public static final Key AM_ADMISSION = new Key("am.admission-ordering", "fifo", String.join(", ", JobOrderings.names()),
       "which waiting ApplicationMaster the AM limit lets in next, among those of the highest application priority "
           + "(fifo: submission order, as the stock schedulers; bid: the highest wait over size, the job's maps, "
-          + "a size not known counting as the median, over the user's running AMs)");
+          + "a size not known counting as the median, over the user's running AMs; fair: as fifo, since no waiting "
+          + "job runs anything)");
   public static final Key STARVATION = new Key("online.starvation-rounds", "2", "0..1000000 (0: off)",
       "a job with a map queued for a node that has had no container for this many rounds of decisions (a round: "
           + "as many as the cluster has slots) runs it there before the policy picks").unit("rounds");

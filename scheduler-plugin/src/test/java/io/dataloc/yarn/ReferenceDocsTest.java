@@ -103,6 +103,36 @@ class ReferenceDocsTest {
     assertTrue(DatalocKeys.KEYS.containsAll(DatalocConfiguration.START_ONLY.keySet()));
   }
 
+  /**
+   * The lists written by hand name exactly the keys the code refuses: inside the CapacityScheduler
+   * (its install section) and on a refresh (the README and the operator guide).
+   */
+  @Test
+  void theHandWrittenListsOfRefusedKeysAreTheCodes() throws Exception {
+    Path docs = DOC.getParent();
+    Set<String> standalone = new TreeSet<>();
+    DatalocKeys.STANDALONE_ONLY.forEach(k -> standalone.add(k.name()));
+    Set<String> startOnly = new TreeSet<>();
+    DatalocConfiguration.START_ONLY.keySet().forEach(k -> startOnly.add(k.name()));
+    assertEquals(standalone, keysBetween(docs.resolve("capacity-scheduler.md"), "The refused keys", "Remove them"));
+    assertEquals(startOnly, keysBetween(docs.resolveSibling("README.md"), "except those read at start", "which it refuses"));
+    assertEquals(startOnly, keysBetween(docs.resolve("operator-guide.md"), "for every ACL here.", "are read at start"));
+  }
+
+  /** The key names in backquotes between the first {@code from} and the {@code to} after it. */
+  private static Set<String> keysBetween(Path file, String from, String to) throws IOException {
+    String text = Files.readString(file, StandardCharsets.UTF_8);
+    int a = text.indexOf(from);
+    int b = text.indexOf(to, a);
+    assertTrue(a >= 0 && b > a, file + ": no list between '" + from + "' and '" + to + "'");
+    Set<String> keys = new TreeSet<>();
+    Matcher m = Pattern.compile("`([a-z][a-z.-]*)`").matcher(text.substring(a, b));
+    while (m.find()) {
+      keys.add(m.group(1));
+    }
+    return keys;
+  }
+
   @Test
   void theShippedYarnSiteListsEveryKeyAtItsDefault() throws Exception {
     Path file = DOC.getParent().getParent().resolve("conf/yarn-site.xml");
