@@ -1,11 +1,11 @@
 package io.dataloc.yarn;
 
 import io.dataloc.core.am.AmReplay;
+import io.dataloc.core.am.PlanGuard;
 import io.dataloc.core.engine.Admission;
 import io.dataloc.core.engine.BudgetedPlanner;
 import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.PlanApplication;
-import io.dataloc.core.model.Problem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,18 +23,19 @@ final class PlanEntry {
   private final SchedulerContext ctx;
   private final DatalocApp a;
   private final PlacementReader.Placement placement;
-  private final Problem problem;
+  private final PlanGuard guard;
   private final BudgetedPlanner.Result planned;
   private final AmReplay am;
   private final PlanApplication prepared;
   private boolean done;
 
-  PlanEntry(SchedulerContext ctx, DatalocApp a, PlacementReader.Placement placement, Problem problem,
-      BudgetedPlanner.Result planned, AmReplay am, PlanApplication prepared) {
+  /** {@code guard}: the plan's, made off the lock (it reads every task and host of the plan). */
+  PlanEntry(SchedulerContext ctx, DatalocApp a, PlacementReader.Placement placement, BudgetedPlanner.Result planned,
+      AmReplay am, PlanApplication prepared, PlanGuard guard) {
     this.ctx = ctx;
     this.a = a;
     this.placement = placement;
-    this.problem = problem;
+    this.guard = guard;
     this.planned = planned;
     this.am = am;
     this.prepared = prepared;
@@ -63,7 +64,7 @@ final class PlanEntry {
     done = true;
     Admission adm = prepared.admission();
     a.plan = adm.plan();
-    a.guard = ctx.guard(problem, planned.plan());
+    a.guard = guard;
     a.planner = planned.planner();
     a.planMillis = planned.millis();
     a.tasks = placement.hosts().tasks();

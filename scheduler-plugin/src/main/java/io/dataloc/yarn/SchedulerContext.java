@@ -58,7 +58,8 @@ interface SchedulerContext {
    * The plan's declines for a planned job ({@link io.dataloc.core.am.PlanGuard}): a node declines
    * it {@code delay.node} times in a row at most where declines come once per heartbeat; for
    * {@code cs.max-wait-ms} at most where the front end is asked on every visit, every few
-   * milliseconds (the CapacityScheduler's).
+   * milliseconds (the CapacityScheduler's). Linear in the plan's tasks and hosts: made off the
+   * lock.
    */
   io.dataloc.core.am.PlanGuard guard(io.dataloc.core.model.Problem problem, io.dataloc.core.model.Assignment plan);
 
