@@ -15,6 +15,7 @@ import org.apache.hadoop.yarn.api.records.ContainerStatus;
 import org.apache.hadoop.yarn.server.resourcemanager.MockNM;
 import org.apache.hadoop.yarn.server.resourcemanager.MockRM;
 import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMAppState;
 import org.apache.hadoop.yarn.server.resourcemanager.scheduler.ResourceScheduler;
 
 /**
@@ -388,7 +389,7 @@ public final class RmBenchmark {
       }
       SchedulerClock.reset();
       s.reports().resetLockHolds();
-      c.submit("alice", splits);
+      RMApp app = c.submit("alice", splits);
       // From submission on, the nodes keep heartbeating while the split file is read and planned.
       int servedWhilePlanning = 0;
       int roundsWhilePlanning = 0;
@@ -415,15 +416,28 @@ public final class RmBenchmark {
       }
       var report = s.reports().jobs().get(1);
       String holds = s.reports().lockHolds();
+      // Then the job is killed, its maps running or queued: its removal, and the heartbeats after,
+      // which release the rest of its tasks a part at a time.
+      s.reports().resetLockHolds();
+      c.rm.killApp(app.getApplicationId());
+      c.rm.waitForState(app.getApplicationId(), RMAppState.KILLED);
+      for (int round = 0; round < 5; round++) {
+        for (MockNM nm : nodeList) {
+          nm.nodeHeartbeat(true);
+        }
+        c.rm.drainEvents();
+      }
+      String killed = s.reports().lockHolds();
       return String.format(Locale.ROOT,
           "Planner scale: %,d maps on %,d nodes: phase %s, planner %s, plan %.0f ms (budget %d ms), plan makespan %.0f"
               + " against lower bound %.0f, %d%% of maps planned data-local; %,d node heartbeats served in %d rounds"
-              + " while the plan was read and made (heartbeat p99 %.0f µs, max %.0f µs); scheduler lock: %s.%n",
+              + " while the plan was read and made (heartbeat p99 %.0f µs, max %.0f µs); scheduler lock: %s."
+              + " Killed then, with five rounds of heartbeats after: scheduler lock: %s.%n",
           tasks, nodes, report.phase(), report.planner(), report.planMillis(), s.settings().planBudgetMs(),
           report.plan() == null ? 0.0 : report.plan().makespan() / 1000.0,
           report.plan() == null ? 0.0 : report.plan().lowerBound() / 1000.0,
           report.plan() == null ? 0 : 100 * report.plan().local() / tasks, servedWhilePlanning, roundsWhilePlanning,
-          SchedulerClock.heartbeatMicros(0.99), SchedulerClock.heartbeatMicros(1.0), holds);
+          SchedulerClock.heartbeatMicros(0.99), SchedulerClock.heartbeatMicros(1.0), holds, killed);
     }
   }
 }

@@ -15,7 +15,9 @@ import java.util.Set;
  * (a task's index in its job is the application's task number), of the jobs parked (asking for
  * nothing now), and of the tasks that arrived one at a time (forgotten as soon as they finish or
  * are dropped, so a job that lives long and runs many of them holds only its live ones). Task
- * numbers are the {@link EngineState}'s and are reused once freed.
+ * numbers are the {@link EngineState}'s and are reused once freed. A removed job's tasks are
+ * released {@value #RECLAIM_CHUNK} per call ({@link #reclaim}), the job parked meanwhile, so removing
+ * a job of any size costs its caller a bounded part of the work.
  */
 final class EngineJobs {
   private final EngineState state;
@@ -25,7 +27,22 @@ final class EngineJobs {
   private final Map<JobState, List<Integer>> tasks = new HashMap<>();
   private final BitSet oneByOne = new BitSet();
   private final Set<JobState> parked = new HashSet<>();
+  /** Removed jobs whose tasks are still being released, in order of removal, each with its cursor. */
+  private final Map<JobState, Reclaim> dying = new LinkedHashMap<>();
   private int nextJobIndex;
+
+  /** Tasks of removed jobs released per call of {@link #reclaim} (about 2-3 ms of CPU). */
+  static final int RECLAIM_CHUNK = 2048;
+
+  /** A removed job's task list and how far its release has come. */
+  private static final class Reclaim {
+    final List<Integer> tasks;
+    int next;
+
+    Reclaim(List<Integer> tasks) {
+      this.tasks = tasks;
+    }
+  }
 
   EngineJobs(EngineState state, OnlinePolicy policy, StarvationGuard guard) {
     this.state = state;
@@ -79,11 +96,11 @@ final class EngineJobs {
 
   /** The task finished or was dropped: one that arrived alone leaves its job's list and its number is freed. */
   void release(int t) {
-    if (!oneByOne.get(t)) {
-      return;
+    List<Integer> list = tasks.get(state.job(t));
+    if (!oneByOne.get(t) || list == null) {
+      return; // (a task of a removed job is released with it, by reclaim)
     }
     oneByOne.clear(t);
-    List<Integer> list = tasks.get(state.job(t));
     int p = state.indexInJob(t);
     int last = list.get(list.size() - 1);
     list.set(p, last);
@@ -93,31 +110,62 @@ final class EngineJobs {
   }
 
   /**
-   * The job is gone: its pending tasks are dropped, its running ones stop counting, and every one
-   * of its task numbers is freed for reuse; returns how many were pending.
+   * The job is gone: from now on it is not served, its pending tasks are dropped, its running ones
+   * stop counting, and every one of its task numbers is freed for reuse — the first {@value
+   * #RECLAIM_CHUNK} now, the rest by the next calls of {@link #reclaim}. Returns how many were
+   * pending.
    */
   int remove(long jobId) {
     JobState j = jobs.remove(jobId);
     if (j == null) {
       return 0;
     }
-    int dropped = 0;
-    for (int t : tasks.remove(j)) {
-      if (state.queued(t)) {
-        state.setState(t, TaskState.CANCELLED);
-        policy.removed(t);
-        dropped++;
-      } else if (state.state(t) == TaskState.RUNNING) {
-        state.stopOn(t);
-        state.setState(t, TaskState.CANCELLED);
-      }
-      oneByOne.clear(t);
-      state.free(t);
-    }
+    int pending = j.pending;
     state.jobs.remove(j);
     guard.removed(j);
-    parked.remove(j);
-    return dropped;
+    parked.add(j); // excluded from every decision while its tasks are released
+    dying.put(j, new Reclaim(tasks.remove(j)));
+    reclaim(RECLAIM_CHUNK);
+    return pending;
+  }
+
+  /** Releases up to {@code max} tasks of removed jobs, the earliest removed first; whether any is left. */
+  boolean reclaim(int max) {
+    if (dying.isEmpty()) {
+      return false;
+    }
+    int budget = max;
+    for (java.util.Iterator<Map.Entry<JobState, Reclaim>> it = dying.entrySet().iterator(); it.hasNext();) {
+      Map.Entry<JobState, Reclaim> e = it.next();
+      Reclaim r = e.getValue();
+      for (; budget > 0 && r.next < r.tasks.size(); budget--) {
+        drop(r.tasks.get(r.next++));
+      }
+      if (r.next < r.tasks.size()) {
+        return true;
+      }
+      parked.remove(e.getKey());
+      it.remove();
+    }
+    return false;
+  }
+
+  /** Whether removed jobs' tasks are still being released. */
+  boolean reclaiming() {
+    return !dying.isEmpty();
+  }
+
+  /** A removed job's task: dropped if queued, stopped if running, its number freed. */
+  private void drop(int t) {
+    if (state.queued(t)) {
+      state.setState(t, TaskState.CANCELLED);
+      policy.removed(t);
+    } else if (state.state(t) == TaskState.RUNNING) {
+      state.stopOn(t);
+      state.setState(t, TaskState.CANCELLED);
+    }
+    oneByOne.clear(t);
+    state.free(t);
   }
 
   /** The job's tasks in order (live list: read only). */
@@ -201,7 +249,12 @@ final class EngineJobs {
 
       @Override
       public int size() {
-        return (int) java.util.stream.StreamSupport.stream(spliterator(), false).count();
+        // Counted by its iterator: a stream over this set's own spliterator asks size() for its size.
+        int n = 0;
+        for (java.util.Iterator<io.dataloc.core.jobs.JobView> it = iterator(); it.hasNext(); it.next()) {
+          n++;
+        }
+        return n;
       }
     };
   }

@@ -100,6 +100,57 @@ class EngineLifetimeTest {
   }
 
   /**
+   * Removing a job of more tasks than one call releases costs its caller a bounded part: the first
+   * {@code RECLAIM_CHUNK} tasks now, the rest at the next clock advances. Meanwhile no decision
+   * serves it (every host's slot goes to the other job, or to nobody), a finished task of it is
+   * left to the release, and afterwards nothing of it is live and its numbers are reused. Under
+   * every policy.
+   */
+  @Test
+  void aLargeJobIsReleasedAChunkPerCallAndNeverServedMeanwhile() {
+    int n = 2 * EngineJobs.RECLAIM_CHUNK + 100;
+    for (String policy : OnlinePolicies.names()) {
+      DecisionEngine e = engine(policy, 8);
+      List<List<String>> tasks = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        tasks.add(List.of("h" + i % 8, "h" + (i + 3) % 8));
+      }
+      e.submitJob(1, "u", tasks);
+      e.addTasks(3, "u", List.of(List.of("h0"), List.of("h1"))); // one at a time
+      int running = 0;
+      for (int h = 0; h < 8; h++) {
+        Decision d = e.onSlotFree(h);
+        if (d != null && d.jobId() == 1) {
+          running++;
+        }
+      }
+      int lastOfOne = e.task(1, n - 1);
+      e.submitJob(2, "u", List.of(List.of("h5")));
+      int pendingBefore = e.job(1).pending();
+      int live = e.state().liveTasks();
+      assertEquals(pendingBefore, e.removeJob(1), policy);
+      assertNull(e.job(1), policy);
+      assertTrue(e.reclaiming(), policy);
+      assertTrue(e.state().liveTasks() >= live - EngineJobs.RECLAIM_CHUNK, policy + ": one chunk at a time");
+      e.removeJob(3); // a small one behind it: released with the large one's rest
+      e.taskFinished(lastOfOne); // a late end of a task of it: left to the release
+      for (int h = 0; h < 8; h++) {
+        Decision d = e.propose(h, java.util.Set.of());
+        assertTrue(d == null || d.jobId() == 2, policy + ": a removed job is not served: " + d);
+      }
+      for (int k = 0; k < 3 && e.reclaiming(); k++) {
+        e.advanceTo(e.state().now() + 1);
+      }
+      assertTrue(!e.reclaiming(), policy);
+      assertEquals(1, e.state().liveTasks(), policy + ": only job 2's task is live");
+      int count = e.state().taskCount();
+      e.submitJob(4, "u", List.of(List.of("h1"), List.of("h2")));
+      assertEquals(count, e.state().taskCount(), policy + ": freed numbers are reused");
+      assertTrue(running > 0, policy);
+    }
+  }
+
+  /**
    * Greedy keeps lazy per-host lists; a task number freed while still listed, then reused by a
    * task local elsewhere, must not be served as local to the old task's host.
    */
