@@ -259,15 +259,37 @@ final class EngineJobs {
     };
   }
 
-  /** Routes the job's tasks queued for {@code host} again, anywhere but there; how many moved. */
+  /**
+   * Routes the job's tasks queued for {@code host} again, anywhere but there, in the job's task
+   * order; how many moved. Read from the host's queue where the policy keeps one ({@code O(k log
+   * k)} for {@code k} such tasks: a decline costs no more with a job of 100,000 maps), else from
+   * the job's pending tasks.
+   */
   int releaseQueued(long jobId, int host) {
-    int moved = 0;
-    for (int t : pending(jobId)) {
-      if (policy.queueHostOf(t) == host) {
-        policy.removed(t);
-        policy.routeAvoiding(t, host);
-        moved++;
+    JobState j = jobs.get(jobId);
+    if (j == null) {
+      return 0;
+    }
+    List<Integer> here = new ArrayList<>();
+    if (policy.forEachQueued(host, j, here::add)) {
+      here.sort(java.util.Comparator.comparingInt(state::indexInJob)); // a task's index is its place in the job's list
+    } else {
+      for (int t : pending(jobId)) {
+        if (policy.queueHostOf(t) == host) {
+          here.add(t);
+        }
       }
+    }
+    int moved = 0;
+    int last = -1;
+    for (int t : here) {
+      if (t == last) {
+        continue; // a lazy queue may list a task twice
+      }
+      last = t;
+      policy.removed(t);
+      policy.routeAvoiding(t, host);
+      moved++;
     }
     return moved;
   }

@@ -140,12 +140,25 @@ public final class BalancedPandas implements OnlinePolicy {
 
   @Override
   public void route(int task) {
+    route(task, -1);
+  }
+
+  /**
+   * As {@link #route}, never to {@code avoid} while another live host can take the task (a host
+   * that refused it; in a one-host cluster it is the only one).
+   */
+  @Override
+  public void routeAvoiding(int task, int avoid) {
+    route(task, avoid);
+  }
+
+  private void route(int task, int avoid) {
     ensureHosts();
     refreshRates();
     int best = -1;
     Level bestLevel = null;
     for (int h : s.replicas(task)) {
-      if (s.alive(h)) {
+      if (s.alive(h) && h != avoid) {
         if (best < 0 || better(h, Level.LOCAL, best, bestLevel)) {
           best = h;
           bestLevel = Level.LOCAL;
@@ -154,27 +167,43 @@ public final class BalancedPandas implements OnlinePolicy {
     }
     for (int h : s.replicas(task)) {
       int rack = s.rackOf(h);
-      if (rack != PolicyState.NO_RACK && rack < rackByWork.size() && !rackSet(rack).isEmpty()) {
-        int c = rackSet(rack).first();
-        Level l = s.level(task, c);
-        if (best < 0 || better(c, l, best, bestLevel)) {
-          best = c;
-          bestLevel = l;
+      if (rack != PolicyState.NO_RACK && rack < rackByWork.size()) {
+        int c = firstBut(rackSet(rack), avoid);
+        if (c >= 0) {
+          Level l = s.level(task, c);
+          if (best < 0 || better(c, l, best, bestLevel)) {
+            best = c;
+            bestLevel = l;
+          }
         }
       }
     }
-    if (!byWork.isEmpty()) {
-      int c = byWork.first();
+    int c = firstBut(byWork, avoid);
+    if (c >= 0) {
       Level l = s.level(task, c);
       if (best < 0 || better(c, l, best, bestLevel)) {
         best = c;
         bestLevel = l;
       }
     }
+    if (best < 0 && avoid >= 0) {
+      route(task, -1); // no other live host
+      return;
+    }
     if (best < 0) {
       throw new IllegalStateException("no live host to route a task to");
     }
     enqueue(task, best, bestLevel);
+  }
+
+  /** The least loaded host of the set but {@code avoid} (at most two looked at), or -1. */
+  private static int firstBut(TreeSet<Integer> set, int avoid) {
+    for (int h : set) {
+      if (h != avoid) {
+        return h;
+      }
+    }
+    return -1;
   }
 
   /** W_a / rate(la) < W_b / rate(lb), exactly; ties keep the earlier candidate. */
