@@ -37,20 +37,31 @@ public final class WaitReports {
     }
   }
 
-  /** Every application's report, in submission order. */
+  /**
+   * Every application's report, in submission order, one application per hold of the lock (a
+   * report reads its job's pending tasks): a page or REST listing of many large jobs never holds
+   * it for all of them at once. An application that ends meanwhile is left out.
+   */
   public List<WaitReport> all() {
+    List<ApplicationId> ids = new ArrayList<>();
     synchronized (ctx.lock()) {
       ctx.holds().enter();
       try {
-        List<WaitReport> out = new ArrayList<>();
         for (DatalocApp a : ctx.apps().all()) {
-          out.add(report(a));
+          ids.add(a.id);
         }
-        return out;
       } finally {
         ctx.holds().exit("report: waits");
       }
     }
+    List<WaitReport> out = new ArrayList<>(ids.size());
+    for (ApplicationId id : ids) {
+      WaitReport r = of(id);
+      if (r != null) {
+        out.add(r);
+      }
+    }
+    return out;
   }
 
   private WaitReport report(DatalocApp a) {
