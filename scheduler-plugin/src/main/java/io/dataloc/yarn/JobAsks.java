@@ -53,7 +53,9 @@ final class JobAsks {
     if (delta.isNone()) {
       return;
     }
-    AskDeltas.apply(engine, a.jobId, a.user, delta, demand);
+    if (AskDeltas.apply(engine, a.jobId, a.user, delta, demand)) {
+      ctx.apps().markDirty(a.id); // more to drop: at its next turn, a bounded part per hold
+    }
     if (delta.add() > 0 && !planned) {
       a.jobCreated = true;
       engine.setPriority(a.jobId, ctx.applicationPriority(a.id));

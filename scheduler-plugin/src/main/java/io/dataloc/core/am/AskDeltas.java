@@ -2,7 +2,6 @@ package io.dataloc.core.am;
 
 import io.dataloc.core.engine.DecisionEngine;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,20 +16,32 @@ import java.util.function.Supplier;
 public final class AskDeltas {
   private AskDeltas() {}
 
+  /** Pending tasks one call drops at most: a job of any size costs the lock's holder a bounded part. */
+  public static final int MAX_DROPS = 2048;
+
   /**
+   * Applies the delta; returns whether tasks are left to drop (at most {@value #MAX_DROPS} go per
+   * call: the caller applies the job's delta again at its next turn).
+   *
    * @param demand the maps the AM asks for on each host (read only when tasks are added; hosts the
    *     engine does not know are ignored)
    */
-  public static void apply(DecisionEngine engine, long jobId, String user, AskReconciler.Delta delta,
+  public static boolean apply(DecisionEngine engine, long jobId, String user, AskReconciler.Delta delta,
       Supplier<Map<String, Integer>> demand) {
     if (delta.dropAll()) {
-      engine.pendingTasks(jobId).forEach(engine::dropPending);
-    } else if (delta.dropNewest() > 0) {
-      List<Integer> drop = new ArrayList<>(engine.pendingTasks(jobId));
-      Collections.reverse(drop);
-      for (int i = 0; i < delta.dropNewest() && i < drop.size(); i++) {
-        engine.dropPending(drop.get(i));
+      List<Integer> pending = engine.pendingTasks(jobId);
+      int n = Math.min(pending.size(), MAX_DROPS);
+      for (int i = 0; i < n; i++) {
+        engine.dropPending(pending.get(i));
       }
+      return pending.size() > n;
+    } else if (delta.dropNewest() > 0) {
+      List<Integer> pending = engine.pendingTasks(jobId);
+      int n = Math.min(Math.min(delta.dropNewest(), pending.size()), MAX_DROPS);
+      for (int i = 0; i < n; i++) {
+        engine.dropPending(pending.get(pending.size() - 1 - i));
+      }
+      return n < Math.min(delta.dropNewest(), pending.size());
     } else if (delta.add() > 0) {
       Map<String, Integer> known = new HashMap<>();
       demand.get().forEach((host, n) -> {
@@ -49,5 +60,6 @@ public final class AskDeltas {
       }
       engine.addTasks(jobId, user, AskReconciler.tasksFromAsks(known, pendingHosts, delta.add()));
     }
+    return false;
   }
 }
