@@ -78,10 +78,12 @@ public class DatalocSchedulerPage extends RmView {
       html.h3("Map containers per minute by locality, last hour");
       // Raw markup: the chart holds numbers and fixed words only, never a user's text.
       html.div("#dataloc-chart")._r(LocalityChart.svg(s.reports().localityLastHour())).__();
-      // Each job with its waits, from one hold of the plan lock.
+      // Each job the caller may see with its waits, one hold of the plan lock per job.
       Map<String, WaitReport> why = new HashMap<>();
       List<JobReport> jobs = new ArrayList<>();
-      for (WaitReport w : s.waitReports().all()) {
+      AppViewAccess access = AppViewAccess.of(rm.getConfig(), rm.getApplicationACLsManager());
+      String caller = request().getRemoteUser();
+      for (WaitReport w : s.waitReports().all((user, application) -> access.listed(caller, user, application))) {
         why.put(w.application(), w);
         jobs.add(w.job());
       }
@@ -92,8 +94,7 @@ public class DatalocSchedulerPage extends RmView {
           .th("Running").th("Maps ran on").th("Why waiting").th("Note").__().__().tbody();
       // Each job's details over REST, where Dataloc's web services are installed.
       boolean rest = HAS_WEB_SERVICES && WEB_SERVICES.equals(rm.getConfig().getTrimmed(WEB_SERVICES_KEY));
-      for (JobReport j : visibleTo(jobs, request().getRemoteUser(),
-          AppViewAccess.of(rm.getConfig(), rm.getApplicationACLsManager()))) {
+      for (JobReport j : visibleTo(jobs, caller, access)) {
         WaitReport w = why.get(j.application());
         body.tr().td(j.application()).td(j.user()).td(j.phase()).td(j.source()).td(j.planner())
             .td(String.valueOf(j.tasks())).td(j.plan() == null ? "-" : Units.format(j.plan().makespan()))

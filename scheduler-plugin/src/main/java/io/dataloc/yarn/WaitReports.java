@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiPredicate;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
 
 /**
@@ -37,26 +38,50 @@ public final class WaitReports {
     }
   }
 
-  /**
-   * Every application's report, in submission order, one application per hold of the lock (a
-   * report reads its job's pending tasks): a page or REST listing of many large jobs never holds
-   * it for all of them at once. An application that ends meanwhile is left out.
-   */
+  /** The user who submitted the application, or null if the plan service does not know it. */
+  public String userOf(ApplicationId id) {
+    synchronized (ctx.lock()) {
+      ctx.holds().enter();
+      try {
+        DatalocApp a = ctx.apps().get(id);
+        return a == null ? null : a.user;
+      } finally {
+        ctx.holds().exit("report: waits");
+      }
+    }
+  }
+
+  /** Every application's report, in submission order ({@link #all(BiPredicate)}). */
   public List<WaitReport> all() {
+    return all((user, application) -> true);
+  }
+
+  /**
+   * The reports of the applications {@code wanted} lets through (by their user and id: a caller's
+   * view rule, asked before a report is made), in submission order, one application per hold of
+   * the lock (a report reads its job's pending tasks): a page or REST listing of many large jobs
+   * never holds it for all of them at once. An application that ends meanwhile is left out.
+   */
+  public List<WaitReport> all(BiPredicate<String, String> wanted) {
     List<ApplicationId> ids = new ArrayList<>();
+    List<String> users = new ArrayList<>();
     synchronized (ctx.lock()) {
       ctx.holds().enter();
       try {
         for (DatalocApp a : ctx.apps().all()) {
           ids.add(a.id);
+          users.add(a.user);
         }
       } finally {
         ctx.holds().exit("report: waits");
       }
     }
     List<WaitReport> out = new ArrayList<>(ids.size());
-    for (ApplicationId id : ids) {
-      WaitReport r = of(id);
+    for (int i = 0; i < ids.size(); i++) {
+      if (!wanted.test(users.get(i), ids.get(i).toString())) {
+        continue;
+      }
+      WaitReport r = of(ids.get(i));
       if (r != null) {
         out.add(r);
       }

@@ -87,10 +87,8 @@ public abstract class DatalocRestApi extends RMWebServices {
     List<Object> apps = new ArrayList<>();
     AppViewAccess access = access();
     String caller = caller(request);
-    for (WaitReport r : reports.all()) {
-      if (access.listed(caller, r.user(), r.application())) {
-        apps.add(r.asMap());
-      }
+    for (WaitReport r : reports.all((user, application) -> access.listed(caller, user, application))) {
+      apps.add(r.asMap());
     }
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("apps", apps);
@@ -112,12 +110,13 @@ public abstract class DatalocRestApi extends RMWebServices {
     } catch (IllegalArgumentException e) {
       return error(Response.Status.BAD_REQUEST, "not an application id: " + appId);
     }
-    WaitReport r = reports.of(id);
+    String user = reports.userOf(id);
+    if (user != null && !access().mayView(caller(request), user, id.toString())) {
+      return error(Response.Status.FORBIDDEN, "the caller may not view " + appId); // before the report is made
+    }
+    WaitReport r = user == null ? null : reports.of(id);
     if (r == null) {
       return notFound("Dataloc does not know " + appId + " (ended, or not submitted to this ResourceManager)");
-    }
-    if (!access().mayView(caller(request), r.user(), r.application())) {
-      return error(Response.Status.FORBIDDEN, "the caller may not view " + appId);
     }
     return json(r.asMap());
   }
