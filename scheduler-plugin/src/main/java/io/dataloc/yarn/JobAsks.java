@@ -55,6 +55,7 @@ final class JobAsks {
     }
     if (AskDeltas.apply(engine, a.jobId, a.user, delta, demand)) {
       ctx.apps().markDirty(a.id); // more to drop: at its next turn, a bounded part per hold
+      return; // counted once, when done
     }
     if (delta.add() > 0 && !planned) {
       a.jobCreated = true;

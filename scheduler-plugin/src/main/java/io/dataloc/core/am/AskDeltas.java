@@ -16,7 +16,10 @@ import java.util.function.Supplier;
 public final class AskDeltas {
   private AskDeltas() {}
 
-  /** Pending tasks one call drops at most: a job of any size costs the lock's holder a bounded part. */
+  /**
+   * Pending tasks one call drops at most: the drops, the costly part, are bounded for a job of any
+   * size (finding them still walks the job's task list, a few nanoseconds a task).
+   */
   public static final int MAX_DROPS = 2048;
 
   /**

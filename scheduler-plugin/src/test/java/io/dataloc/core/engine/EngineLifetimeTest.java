@@ -111,12 +111,15 @@ class EngineLifetimeTest {
     int n = 2 * EngineJobs.RECLAIM_CHUNK + 100;
     for (String policy : OnlinePolicies.names()) {
       DecisionEngine e = engine(policy, 8);
+      e.addTasks(3, "u", List.of(List.of("h0"), List.of("h1"))); // one at a time
+      Decision first = e.onSlotFree(0);
+      assertEquals(3, first.jobId(), policy);
+      int runningOfThree = first.task();
       List<List<String>> tasks = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         tasks.add(List.of("h" + i % 8, "h" + (i + 3) % 8));
       }
       e.submitJob(1, "u", tasks);
-      e.addTasks(3, "u", List.of(List.of("h0"), List.of("h1"))); // one at a time
       int running = 0;
       for (int h = 0; h < 8; h++) {
         Decision d = e.onSlotFree(h);
@@ -124,7 +127,6 @@ class EngineLifetimeTest {
           running++;
         }
       }
-      int lastOfOne = e.task(1, n - 1);
       e.submitJob(2, "u", List.of(List.of("h5")));
       int pendingBefore = e.job(1).pending();
       int live = e.state().liveTasks();
@@ -132,8 +134,8 @@ class EngineLifetimeTest {
       assertNull(e.job(1), policy);
       assertTrue(e.reclaiming(), policy);
       assertTrue(e.state().liveTasks() >= live - EngineJobs.RECLAIM_CHUNK, policy + ": one chunk at a time");
-      e.removeJob(3); // a small one behind it: released with the large one's rest
-      e.taskFinished(lastOfOne); // a late end of a task of it: left to the release
+      e.removeJob(3); // a small one behind it: released after the large one's rest
+      e.taskFinished(runningOfThree); // a late end of its task that arrived alone: left to the release
       for (int h = 0; h < 8; h++) {
         Decision d = e.propose(h, java.util.Set.of());
         assertTrue(d == null || d.jobId() == 2, policy + ": a removed job is not served: " + d);
@@ -143,6 +145,7 @@ class EngineLifetimeTest {
       }
       assertTrue(!e.reclaiming(), policy);
       assertEquals(1, e.state().liveTasks(), policy + ": only job 2's task is live");
+      assertEquals(-1, e.state().hostOf(runningOfThree), policy + ": nothing left running of job 3");
       int count = e.state().taskCount();
       e.submitJob(4, "u", List.of(List.of("h1"), List.of("h2")));
       assertEquals(count, e.state().taskCount(), policy + ": freed numbers are reused");

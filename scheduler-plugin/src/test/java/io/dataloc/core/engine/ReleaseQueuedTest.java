@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * scan of the job's pending tasks finds queued for the host (the oracle), and nothing else: each
  * is still pending and no longer queued there; every other pending task keeps its queue. Seeded
  * random engines — planned jobs (some tasks planned on hosts away from their data), online jobs,
- * decisions, finished and refused tasks — under every policy.
+ * decisions and finished tasks — under every policy. (That the moved tasks go in the job's task
+ * order is held by the replays, which repeat byte for byte.)
  */
 class ReleaseQueuedTest {
   private static final int HOSTS = 6;
