@@ -102,6 +102,8 @@ final class DatalocApp implements io.dataloc.core.am.MapService.Replayed {
   /** The engine holds a job for it (made by the first plan chunk, or by its first online tasks). */
   boolean jobCreated;
   boolean sawMaps;
+  /** When its planned job was last topped up from its asks ({@link JobAsks}); Long.MIN_VALUE: never. */
+  long lastTopUpMillis = Long.MIN_VALUE;
   /** Out of the engine after an error in its work: served from its asks (see Containment). */
   boolean contained;
   /** Killed after a second error: nothing more is allocated to it. */

@@ -14,6 +14,9 @@ import java.util.function.Supplier;
  * there). The front end reads the asks from YARN; this class never does. Under the plan lock.
  */
 final class JobAsks {
+  /** A planned job is topped up from its asks at most this often. */
+  static final long TOP_UP_EVERY_MS = 1000;
+
   private final SchedulerContext ctx;
 
   JobAsks(SchedulerContext ctx) {
@@ -52,6 +55,16 @@ final class JobAsks {
         : AskReconciler.online(asking, wanted, pendingCount, bound);
     if (delta.isNone()) {
       return;
+    }
+    if (planned && delta.add() > 0) {
+      // A top-up reads every pending task's hosts: at most once a second per job, so an AM that
+      // asks for more maps than its plan holds does not cost that at every map it is served.
+      long now = ctx.nowMillis();
+      if (a.lastTopUpMillis != Long.MIN_VALUE && now - a.lastTopUpMillis < TOP_UP_EVERY_MS) {
+        ctx.apps().markDirty(a.id); // looked at again at its next turn
+        return;
+      }
+      a.lastTopUpMillis = now;
     }
     if (AskDeltas.apply(engine, a.jobId, a.user, delta, demand)) {
       ctx.apps().markDirty(a.id); // more to drop: at its next turn, a bounded part per hold
