@@ -3,9 +3,7 @@ package io.dataloc.yarn;
 import io.dataloc.core.am.AmReplay;
 import io.dataloc.core.am.PlanGuard;
 import io.dataloc.core.engine.BudgetedPlanner;
-import io.dataloc.core.engine.DecisionEngine;
 import io.dataloc.core.engine.PlanApplication;
-import io.dataloc.core.engine.PlanHosts;
 import io.dataloc.core.engine.PlanInput;
 import io.dataloc.core.model.Assignment;
 import java.util.Map;
@@ -22,7 +20,6 @@ import java.util.function.IntUnaryOperator;
 import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.yarn.api.records.ApplicationSubmissionContext;
 import org.apache.hadoop.yarn.api.records.impl.pb.ApplicationSubmissionContextPBImpl;
 import org.apache.hadoop.yarn.api.records.Resource;
@@ -268,59 +265,12 @@ final class PlacementPipeline {
     }
   }
 
-  /**
-   * The hosts' snapshot a plan is made on, taken under the monitor: with every engine host's rack
-   * id ({@code rackOfHost}, negative if it has none) and the default rack's, where the MapReduce AM
-   * puts hosts no node has (negative if no node is on it).
-   */
-  private static final class Snapshot {
-    private final PlanHosts hosts;
-    private final int taskCount;
-    private final int liveTasks;
-    private final int capacity;
-    private final int[] rackOfHost;
-    private final int defaultRack;
-
-    private Snapshot(PlanHosts hosts, int taskCount, int liveTasks, int capacity, int[] rackOfHost, int defaultRack) {
-      this.hosts = hosts;
-      this.taskCount = taskCount;
-      this.liveTasks = liveTasks;
-      this.capacity = capacity;
-      this.rackOfHost = rackOfHost;
-      this.defaultRack = defaultRack;
-    }
-
-    public PlanHosts hosts() {
-      return hosts;
-    }
-
-    public int taskCount() {
-      return taskCount;
-    }
-
-    public int liveTasks() {
-      return liveTasks;
-    }
-
-    public int capacity() {
-      return capacity;
-    }
-
-    public int[] rackOfHost() {
-      return rackOfHost;
-    }
-
-    public int defaultRack() {
-      return defaultRack;
-    }
-  }
-
   private void planOrThrow(DatalocApp a, PlacementReader.Placement placement, Settings s)
       throws InterruptedException {
     // The nodes' sizes come from the node tracker (thread-safe), before the lock is taken.
     Resource map = placement == null ? null : placement.map();
     IntUnaryOperator slotsForJob = sizes.jobSlots(map == null ? null : normalize.apply(map), ctx::engine);
-    Snapshot snap = snapshot(a, placement, slotsForJob);
+    PlanSnapshot snap = PlanSnapshot.take(ctx, a, placement, slotsForJob);
     if (snap == null) {
       return;
     }
@@ -347,57 +297,14 @@ final class PlacementPipeline {
     if (prepared != null) {
       prepared.reserve(snap.taskCount(), snap.liveTasks(), snap.capacity()); // arrays grow here, not under the lock
     }
-    // The plan's guard reads every task and host of the plan: made here too (5-8 ms for 100,000
-    // maps on 10,000 nodes, which the last chunk's hold used to add).
+    // The plan's guard reads every task and host of the plan (5-8 ms for 100,000 maps on 10,000
+    // nodes): made here too, off the lock.
     PlanGuard guard = plan == null ? null : ctx.guard(input.problem(), plan);
     // The plan enters the engine a chunk at a time, the lock released in between, so a job of any
     // size holds the lock for at most one chunk; its maps are served once all are in.
     PlanEntry applied = new PlanEntry(ctx, a, placement, planned, am, prepared, guard);
     while (applied.more() && ifStill(a, DatalocApp.Phase.PLANNING, "plan: apply", applied::chunk)) {
       // one chunk per hold of the monitor
-    }
-  }
-
-  /** Checks the job still waits for a plan and snapshots the hosts; null if it is served from its asks. */
-  private Snapshot snapshot(DatalocApp a, PlacementReader.Placement placement, IntUnaryOperator slotsForJob) {
-    synchronized (ctx.lock()) {
-      ctx.holds().enter();
-      try {
-        if (a.phase() != DatalocApp.Phase.READING || !ctx.apps().contains(a.id)) {
-          return null;
-        }
-        if (placement == null || placement.hosts().tasks() == 0) {
-          ctx.apps().goOnline(a, "no placement source for this application");
-          return null;
-        }
-        if (placement.hosts().tasks() > ctx.settings().planMaxTasks()) {
-          ctx.apps().goOnline(a, "job has " + placement.hosts().tasks() + " maps, above plan.max-tasks");
-          return null;
-        }
-        DecisionEngine engine = ctx.engine();
-        if (placement.amOrder() && placement.hosts().namesAnyUnknownHost()
-            && engine.state().hostCount() > a.hostsAtRead) {
-          // Nodes joined after the read (an RM restart, say) and the split names hosts no node had
-          // then: some may be those nodes, whose names the read did not keep, so the AM's choice
-          // of task on them cannot be replayed. Served from its asks rather than replayed wrong.
-          ctx.apps().goOnline(a, "nodes joined while its split file was read; served from its asks");
-          return null;
-        }
-        PlanHosts hosts = engine.planHosts(slotsForJob);
-        if (hosts == null) {
-          ctx.apps().goOnline(a, "no live node to plan on");
-          return null;
-        }
-        a.startPlanning(placement.source());
-        int[] racks = new int[engine.state().hostCount()];
-        for (int h = 0; h < racks.length; h++) {
-          racks[h] = engine.state().rackOf(h);
-        }
-        return new Snapshot(hosts, engine.state().taskCount(), engine.state().liveTasks(), engine.state().capacity(),
-            racks, PlanEntry.rackId(engine, NetworkTopology.DEFAULT_RACK));
-      } finally {
-        ctx.holds().exit("plan: problem");
-      }
     }
   }
 }
