@@ -261,57 +261,50 @@ final class EngineJobs {
 
   /**
    * Routes the job's tasks queued for {@code host} again, anywhere but there, in the job's task
-   * order; how many moved. Read from the host's queue where the policy keeps one ({@code O(k log
-   * k)} for {@code k} such tasks: a decline costs no more with a job of 100,000 maps), else from
-   * the job's pending tasks.
+   * order; how many moved.
    */
   int releaseQueued(long jobId, int host) {
-    JobState j = jobs.get(jobId);
-    if (j == null) {
-      return 0;
+    List<Integer> here = queuedFor(jobId, host);
+    for (int t : here) {
+      policy.removed(t);
+      policy.routeAvoiding(t, host);
     }
+    return here.size();
+  }
+
+  /** Tasks of a job queued in {@code host}'s local queue, but for task {@code except}. */
+  int queuedOn(long jobId, int host, int except) {
+    List<Integer> here = queuedFor(jobId, host);
+    return here.size() - (here.contains(except) ? 1 : 0);
+  }
+
+  /**
+   * The job's tasks queued in {@code host}'s own queue, each once, in the job's task order. Read
+   * from that queue where the policy can list a job's part of it ({@code O(k log k)} for {@code k}
+   * such tasks: no more with a job of 100,000 maps; a lazy queue may list a task twice), else from
+   * the job's pending tasks.
+   */
+  private List<Integer> queuedFor(long jobId, int host) {
+    JobState j = jobs.get(jobId);
     List<Integer> here = new ArrayList<>();
-    if (policy.forEachQueued(host, j, here::add)) {
-      here.sort(java.util.Comparator.comparingInt(state::indexInJob)); // a task's index is its place in the job's list
-    } else {
+    if (j == null) {
+      return here;
+    }
+    if (!policy.forEachQueued(host, j, here::add)) {
       for (int t : pending(jobId)) {
         if (policy.queueHostOf(t) == host) {
           here.add(t);
         }
       }
+      return here;
     }
-    int moved = 0;
-    int last = -1;
+    here.sort(java.util.Comparator.comparingInt(state::indexInJob)); // a task's index is its place in the job's list
+    List<Integer> once = new ArrayList<>(here.size());
     for (int t : here) {
-      if (t == last) {
-        continue; // a lazy queue may list a task twice
-      }
-      last = t;
-      policy.removed(t);
-      policy.routeAvoiding(t, host);
-      moved++;
-    }
-    return moved;
-  }
-
-  /** Tasks of a job queued in {@code host}'s local queue, but for task {@code except}. */
-  int queuedOn(long jobId, int host, int except) {
-    JobState j = jobs.get(jobId);
-    if (j == null) {
-      return 0;
-    }
-    int[] n = {0};
-    if (policy.forEachQueued(host, j, t -> {
-      n[0] += t == except ? 0 : 1;
-      return true;
-    })) {
-      return n[0];
-    }
-    for (int t : pending(jobId)) {
-      if (t != except && policy.queueHostOf(t) == host) {
-        n[0]++;
+      if (once.isEmpty() || once.get(once.size() - 1) != t) {
+        once.add(t);
       }
     }
-    return n[0];
+    return once;
   }
 }
